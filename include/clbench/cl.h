@@ -1,0 +1,55 @@
+#ifndef CLBENCH_CL_H
+#define CLBENCH_CL_H
+
+/*
+ * The one door to the OpenCL API: the headers at the 1.2 level (what NVIDIA,
+ * AMD, Intel and pocl all accept), error names, and the checking helper that
+ * every call's status goes through.
+ */
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "clbench/error.h"
+
+/* "CL_OUT_OF_RESOURCES" for -5; "CL_UNKNOWN_ERROR" for a code it does not know. */
+const char *clb_cl_errname(cl_int err);
+
+/*
+ * If err is not CL_SUCCESS, fills e with "CALL: ERRNAME (CODE)". Returns err,
+ * so that it reads `if (clb_cl_check(e, "clFinish", clFinish(q))) goto fail;`.
+ */
+cl_int clb_cl_check(struct clb_error *e, const char *call, cl_int err);
+
+/* Checks a call that returns its status, naming it after itself. */
+#define CLB_CL(e, fn, ...) clb_cl_check((e), #fn, fn(__VA_ARGS__))
+
+/*
+ * Builds `source` for one device with `options` (may be NULL). On failure,
+ * prints the build log to stderr (prefixed with the device name) and returns
+ * NULL with e set. The caller owns the returned program (clReleaseProgram).
+ */
+cl_program clb_cl_build(cl_context ctx, cl_device_id dev, const char *source,
+                        const char *options, struct clb_error *e);
+
+/*
+ * One context and in-order queue on one device, the unit every benchmark runs
+ * in. `profiling` enables CL_QUEUE_PROFILING_ENABLE.
+ */
+struct clb_cl_env {
+    cl_context ctx;
+    cl_command_queue queue;
+    cl_device_id device;
+};
+
+int clb_cl_env_init(struct clb_cl_env *env, cl_device_id dev, bool profiling,
+                    struct clb_error *e);
+/* Releases what init created; safe on a zeroed or half-initialised env. */
+void clb_cl_env_finish(struct clb_cl_env *env);
+
+#endif

@@ -1,0 +1,77 @@
+#include "clbench/cl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int clb_cl_env_init(struct clb_cl_env *env, cl_device_id dev, bool profiling,
+                    struct clb_error *e)
+{
+    cl_int err;
+
+    memset(env, 0, sizeof(*env));
+    env->device = dev;
+    env->ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    if (clb_cl_check(e, "clCreateContext", err))
+        goto error;
+    env->queue = clCreateCommandQueue(env->ctx, dev,
+                                      profiling ? CL_QUEUE_PROFILING_ENABLE : 0,
+                                      &err);
+    if (clb_cl_check(e, "clCreateCommandQueue", err))
+        goto error;
+    return 0;
+
+error:
+    clb_cl_env_finish(env);
+    return -1;
+}
+
+void clb_cl_env_finish(struct clb_cl_env *env)
+{
+    if (env->queue)
+        clReleaseCommandQueue(env->queue);
+    if (env->ctx)
+        clReleaseContext(env->ctx);
+    env->queue = NULL;
+    env->ctx = NULL;
+}
+
+static void print_build_log(cl_program prog, cl_device_id dev)
+{
+    char name[256] = "?";
+    size_t len = 0;
+
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof(name), name, NULL);
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS ||
+        len == 0)
+        return;
+    char *log = malloc(len + 1);
+    if (!log)
+        return;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS) {
+        log[len] = '\0';
+        fprintf(stderr, "clbench: build log for %s:\n%s\n", name, log);
+    }
+    free(log);
+}
+
+cl_program clb_cl_build(cl_context ctx, cl_device_id dev, const char *source,
+                        const char *options, struct clb_error *e)
+{
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+
+    if (clb_cl_check(e, "clCreateProgramWithSource", err))
+        return NULL;
+    err = clBuildProgram(prog, 1, &dev, options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        clb_cl_check(e, "clBuildProgram", err);
+        if (err == CL_BUILD_PROGRAM_FAILURE) {
+            print_build_log(prog, dev);
+            clb_error_prefix(e, "kernel build failed (log on stderr)");
+        }
+        clReleaseProgram(prog);
+        return NULL;
+    }
+    return prog;
+}

@@ -1,0 +1,159 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/cli.h"
+
+static const struct clb_option *find_long(const struct clb_option *opts, const char *name,
+                                          size_t len)
+{
+    for (const struct clb_option *o = opts; o->name; o++)
+        if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+            return o;
+    return NULL;
+}
+
+static const struct clb_option *find_short(const struct clb_option *opts, char c)
+{
+    for (const struct clb_option *o = opts; o->name; o++)
+        if (o->short_name && o->short_name == c)
+            return o;
+    return NULL;
+}
+
+static int apply(const struct clb_option *o, const char *value, void *config, bool *seen,
+                 const struct clb_option *opts, struct clb_error *e)
+{
+    void *field = (char *)config + o->offset;
+    size_t idx = (size_t)(o - opts);
+
+    if (seen[idx]) {
+        clb_error_set(e, "option --%s given more than once", o->name);
+        return -1;
+    }
+    seen[idx] = true;
+    if (!o->metavar) {
+        if (value) {
+            clb_error_set(e, "option --%s takes no value", o->name);
+            return -1;
+        }
+        if (!o->parse) {
+            *(bool *)field = true;
+            return 0;
+        }
+    }
+    if (o->parse(value, field, e) != 0) {
+        clb_error_prefix(e, "option --%s", o->name);
+        return -1;
+    }
+    return 0;
+}
+
+int clb_options_parse(const struct clb_command *cmd, int argc, char **argv, void *config,
+                      char **operands, int *n_operands, struct clb_error *e)
+{
+    const struct clb_option *opts = cmd->options;
+    size_t n_opts = 0;
+    bool only_operands = false;
+    int rc = -1;
+
+    while (opts[n_opts].name)
+        n_opts++;
+    bool *seen = calloc(n_opts + 1, sizeof(*seen));
+    if (!seen) {
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
+    *n_operands = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const struct clb_option *o;
+        const char *value = NULL;
+
+        if (only_operands || a[0] != '-' || a[1] == '\0') {
+            operands[(*n_operands)++] = argv[i];
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_operands = true;
+            continue;
+        }
+        if (a[1] == '-') {
+            const char *name = a + 2;
+            const char *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            if (!(o = find_long(opts, name, len))) {
+                clb_error_set(e, "unknown option '--%.*s' (see 'clbench %s --help')", (int)len,
+                              name, cmd->name);
+                goto out;
+            }
+            if (eq)
+                value = eq + 1;
+        } else {
+            if (!(o = find_short(opts, a[1]))) {
+                clb_error_set(e, "unknown option '-%c' (see 'clbench %s --help')", a[1],
+                              cmd->name);
+                goto out;
+            }
+            if (a[2] != '\0') {
+                if (!o->metavar) {
+                    clb_error_set(e, "unknown option '%s' (see 'clbench %s --help')", a,
+                                  cmd->name);
+                    goto out;
+                }
+                value = a + 2;
+            }
+        }
+        if (o->metavar && !value) {
+            if (i + 1 >= argc) {
+                clb_error_set(e, "option --%s needs a value (%s)", o->name, o->metavar);
+                goto out;
+            }
+            value = argv[++i];
+        }
+        if (apply(o, value, config, seen, opts, e) != 0)
+            goto out;
+    }
+    if (cmd->max_operands >= 0 && *n_operands > cmd->max_operands) {
+        clb_error_set(e, "unexpected argument '%s' (see 'clbench %s --help')",
+                      operands[cmd->max_operands], cmd->name);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(seen);
+    return rc;
+}
+
+void clb_options_help(const struct clb_command *cmd, FILE *out)
+{
+    fprintf(out, "Usage: clbench %s [OPTIONS]%s%s\n%s\n\nOptions:\n", cmd->name,
+            cmd->usage[0] ? " " : "", cmd->usage, cmd->summary);
+    for (const struct clb_option *o = cmd->options; o->name; o++) {
+        char head[64];
+        snprintf(head, sizeof(head), "%c%c%s --%s%s%s", o->short_name ? '-' : ' ',
+                 o->short_name ? o->short_name : ' ', o->short_name ? "," : " ", o->name,
+                 o->metavar ? " " : "", o->metavar ? o->metavar : "");
+        /* Wrap help text at 100 columns, aligned after the option column. */
+        const int col = 26, width = 100 - col;
+        const char *h = o->help;
+        fprintf(out, "  %-*s", col - 2, head);
+        if ((int)strlen(head) > col - 3)
+            fprintf(out, "\n%*s", col, "");
+        while (*h) {
+            int n = (int)strlen(h);
+            if (n > width) {
+                n = width;
+                while (n > 0 && h[n] != ' ')
+                    n--;
+                if (n == 0)
+                    n = width;
+            }
+            fprintf(out, "%.*s\n", n, h);
+            h += n;
+            while (*h == ' ')
+                h++;
+            if (*h)
+                fprintf(out, "%*s", col, "");
+        }
+    }
+}

@@ -1,0 +1,94 @@
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/cli.h"
+
+int clb_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, struct clb_error *e)
+{
+    char *end;
+
+    if (!s || !*s) {
+        clb_error_set(e, "empty value, expected a number");
+        return -1;
+    }
+    if (!isdigit((unsigned char)s[0])) {
+        clb_error_set(e, "'%s' is not a non-negative integer", s);
+        return -1;
+    }
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end != '\0') {
+        clb_error_set(e, "'%s' is not a number (trailing '%s')", s, end);
+        return -1;
+    }
+    if (errno == ERANGE || v > max || v < min) {
+        clb_error_set(e, "'%s' is out of range [%" PRIu64 ", %" PRIu64 "]", s, min, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int clb_parse_double(const char *s, double min, double max, double *out, struct clb_error *e)
+{
+    char *end;
+
+    if (!s || !*s) {
+        clb_error_set(e, "empty value, expected a number");
+        return -1;
+    }
+    if (isspace((unsigned char)s[0])) {
+        clb_error_set(e, "'%s' is not a number", s);
+        return -1;
+    }
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0') {
+        clb_error_set(e, "'%s' is not a number", s);
+        return -1;
+    }
+    if (errno == ERANGE || !isfinite(v) || v < min || v > max) {
+        clb_error_set(e, "'%s' is out of range [%g, %g]", s, min, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int clb_opt_string(const char *arg, void *field, struct clb_error *e)
+{
+    if (!*arg) {
+        clb_error_set(e, "empty value");
+        return -1;
+    }
+    *(const char **)field = arg;
+    return 0;
+}
+
+int clb_opt_format(const char *arg, void *field, struct clb_error *e)
+{
+    static const char *const names[] = { [CLB_FORMAT_TABLE] = "table",
+                                         [CLB_FORMAT_JSON] = "json",
+                                         [CLB_FORMAT_CSV] = "csv" };
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (strcmp(arg, names[i]) == 0) {
+            *(enum clb_format *)field = (enum clb_format)i;
+            return 0;
+        }
+    }
+    clb_error_set(e, "unknown format '%s', expected table, json or csv", arg);
+    return -1;
+}
+
+int clb_opt_json(const char *arg, void *field, struct clb_error *e)
+{
+    (void)arg;
+    (void)e;
+    *(enum clb_format *)field = CLB_FORMAT_JSON;
+    return 0;
+}

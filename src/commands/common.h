@@ -1,0 +1,28 @@
+#ifndef CLBENCH_COMMANDS_COMMON_H
+#define CLBENCH_COMMANDS_COMMON_H
+
+/* What every command does first: find the platforms and apply -d. */
+#include "clbench/cli.h"
+#include "clbench/device.h"
+
+struct clb_selection {
+    struct clb_inventory *inv;
+    struct clb_device **devices; /* borrowed from inv */
+    size_t n_devices;
+};
+
+/*
+ * Reads the inventory and selects common->device. On failure prints one line
+ * to stderr and returns the exit code (1: no platform, 2: bad selector);
+ * returns 0 with *sel filled on success.
+ */
+int clb_selection_open(const struct clb_common *common, struct clb_selection *sel);
+void clb_selection_close(struct clb_selection *sel);
+
+/* Prints "clbench: MSG" to stderr. */
+void clb_report_error(const struct clb_error *e);
+
+/* 0 if stdout was written and flushed fine, else prints why and returns 1. */
+int clb_finish_stdout(void);
+
+#endif

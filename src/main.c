@@ -1,0 +1,115 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/cli.h"
+#include "config.h"
+
+/* What `clbench` alone, or `clbench -OPTION ...`, runs. */
+#define DEFAULT_COMMAND "devices"
+
+static void print_help(FILE *out)
+{
+    fputs("Usage: clbench [COMMAND] [OPTIONS]\n"
+          "Vendor-neutral OpenCL benchmark: what each device is and how fast it really is.\n\n"
+          "Commands:\n",
+          out);
+    for (size_t i = 0; clb_commands[i]; i++)
+        fprintf(out, "  %-12s%s\n", clb_commands[i]->name, clb_commands[i]->summary);
+    fputs("\nWithout a command, clbench runs '" DEFAULT_COMMAND "'.\n"
+          "'clbench COMMAND --help' lists a command's options.\n"
+          "Options: -h, --help  this help;  -V, --version  print the version.\n"
+          "Exit status: 0 success, 1 a runtime failure or failed check, 2 a usage error.\n",
+          out);
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), prev[32], cur[32];
+
+    if (la >= 31 || lb >= 31)
+        return 99;
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, sizeof(cur));
+    }
+    return prev[lb];
+}
+
+static void unknown_command(const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+
+    for (size_t i = 0; clb_commands[i]; i++) {
+        size_t d = edit_distance(name, clb_commands[i]->name);
+        if (d < best_d || strncmp(name, clb_commands[i]->name, strlen(name)) == 0) {
+            best_d = d;
+            best = clb_commands[i]->name;
+        }
+    }
+    if (best)
+        fprintf(stderr, "clbench: unknown command '%s' (did you mean '%s'?)\n", name, best);
+    else
+        fprintf(stderr, "clbench: unknown command '%s' (see 'clbench --help')\n", name);
+}
+
+int main(int argc, char **argv)
+{
+    const struct clb_command *cmd;
+    struct clb_error e;
+    char *default_argv0 = DEFAULT_COMMAND;
+
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        print_help(stdout);
+        return 0;
+    }
+    if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+        printf("clbench %s\n", CLBENCH_VERSION);
+        return 0;
+    }
+    if (argc < 2 || argv[1][0] == '-') {
+        /* No command: the default one, with these options. */
+        cmd = clb_command_find(DEFAULT_COMMAND);
+        argv[0] = default_argv0;
+    } else {
+        if (!(cmd = clb_command_find(argv[1]))) {
+            unknown_command(argv[1]);
+            return 2;
+        }
+        argv++;
+        argc--;
+    }
+
+    void *config = calloc(1, cmd->config_size);
+    char **operands = calloc((size_t)argc + 1, sizeof(*operands));
+    int n_operands = 0, rc;
+    if (!config || !operands) {
+        fprintf(stderr, "clbench: out of host memory\n");
+        free(config);
+        free(operands);
+        return 1;
+    }
+    ((struct clb_common *)config)->device = "all";
+    if (cmd->defaults)
+        cmd->defaults(config);
+    if (clb_options_parse(cmd, argc, argv, config, operands, &n_operands, &e) != 0) {
+        fprintf(stderr, "clbench %s: %s\n", cmd->name, e.msg);
+        rc = 2;
+    } else if (((struct clb_common *)config)->help) {
+        clb_options_help(cmd, stdout);
+        rc = 0;
+    } else {
+        rc = cmd->run(config, n_operands, operands);
+    }
+    free(operands);
+    free(config);
+    return rc;
+}

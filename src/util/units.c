@@ -1,0 +1,41 @@
+#include "clbench/units.h"
+
+#include <stdio.h>
+
+void clb_format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+    static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    double v = (double)bytes;
+    unsigned u = 0;
+
+    while (v >= 1024.0 && u + 1 < sizeof(names) / sizeof(names[0])) {
+        v /= 1024.0;
+        u++;
+    }
+    if (u == 0 || (v == (double)(uint64_t)v && v < 1000.0))
+        snprintf(buf, len, "%.0f %s", v, names[u]);
+    else
+        snprintf(buf, len, "%.1f %s", v, names[u]);
+}
+
+void clb_format_flops(double gflops, char *buf, size_t len)
+{
+    if (gflops >= 1000.0)
+        snprintf(buf, len, "%.2f TFLOP/s", gflops / 1000.0);
+    else if (gflops >= 100.0)
+        snprintf(buf, len, "%.1f GFLOP/s", gflops);
+    else
+        snprintf(buf, len, "%.2f GFLOP/s", gflops);
+}
+
+void clb_format_seconds(double s, char *buf, size_t len)
+{
+    if (s < 1e-6)
+        snprintf(buf, len, "%.0f ns", s * 1e9);
+    else if (s < 1e-3)
+        snprintf(buf, len, "%.2f us", s * 1e6);
+    else if (s < 1.0)
+        snprintf(buf, len, "%.2f ms", s * 1e3);
+    else
+        snprintf(buf, len, "%.2f s", s);
+}

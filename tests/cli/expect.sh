@@ -1,0 +1,61 @@
+#!/bin/sh
+# Runs one clbench command line and checks what a user would see.
+# Usage: expect.sh [CHECKS...] -- CLBENCH [ARGS...]
+#   --rc N            exit status must be N (default 0)
+#   --out RE          stdout must match the extended regex RE (grep -E)
+#   --err RE          stderr must match RE
+#   --one-line-error  stderr is exactly one line starting with "clbench"
+#   --no-stdout       stdout must be empty (nothing that looks like a result)
+#   --json            stdout must be valid JSON (jq)
+#   --jq FILTER       jq -e FILTER on stdout must be true
+#   --no-platform     run with OCL_ICD_VENDORS pointing at an empty folder
+set -u
+
+rc_want=0 out_re= err_re= one_line=0 no_stdout=0 json=0 jq_filter= no_platform=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --rc) rc_want=$2; shift 2 ;;
+        --out) out_re=$2; shift 2 ;;
+        --err) err_re=$2; shift 2 ;;
+        --one-line-error) one_line=1; shift ;;
+        --no-stdout) no_stdout=1; shift ;;
+        --json) json=1; shift ;;
+        --jq) json=1; jq_filter=$2; shift 2 ;;
+        --no-platform) no_platform=1; shift ;;
+        --) shift; break ;;
+        *) echo "expect.sh: unknown check $1" >&2; exit 99 ;;
+    esac
+done
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+if [ $no_platform -eq 1 ]; then
+    mkdir "$tmp/vendors"
+    export OCL_ICD_VENDORS="$tmp/vendors"
+fi
+
+"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+echo "\$ $*  (exit $rc)"
+echo "--- stdout"; head -c 4000 "$tmp/out"
+echo "--- stderr"; head -c 4000 "$tmp/err"
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+[ "$rc" -eq "$rc_want" ] || fail "exit status $rc, expected $rc_want"
+[ $rc -lt 128 ] || fail "killed by a signal"
+grep -q -E 'AddressSanitizer|runtime error:|LeakSanitizer' "$tmp/err" && fail "sanitizer report"
+if [ -n "$out_re" ]; then grep -q -E -- "$out_re" "$tmp/out" || fail "stdout lacks /$out_re/"; fi
+if [ -n "$err_re" ]; then grep -q -E -- "$err_re" "$tmp/err" || fail "stderr lacks /$err_re/"; fi
+if [ $one_line -eq 1 ]; then
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "stderr is not exactly one line"
+    head -n1 "$tmp/err" | grep -q '^clbench' || fail "stderr does not start with 'clbench'"
+fi
+if [ $no_stdout -eq 1 ]; then [ ! -s "$tmp/out" ] || fail "stdout is not empty"; fi
+if [ $json -eq 1 ]; then
+    jq -e . "$tmp/out" >/dev/null || fail "stdout is not valid JSON"
+    if [ -n "$jq_filter" ]; then
+        jq -e "$jq_filter" "$tmp/out" >/dev/null || fail "jq '$jq_filter' is not true"
+    fi
+fi
+echo PASS
