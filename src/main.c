@@ -6,7 +6,7 @@
 #include "config.h"
 
 /* What `clbench` alone, or `clbench -OPTION ...`, runs. */
-#define DEFAULT_COMMAND "devices"
+#define DEFAULT_COMMAND "run"
 
 static void print_help(FILE *out)
 {

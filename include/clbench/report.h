@@ -29,4 +29,32 @@ int clb_devices_write(FILE *out, enum clb_format fmt, const struct clb_devices_r
  */
 json_t *clb_device_json(const struct clb_device *dev);
 
+
+
+#include "clbench/gemm_run.h"
+
+struct clb_gemm_report {
+    const struct clb_gemm_results *results;
+    const struct clb_gemm_options *options;
+    struct clb_device *const *devices; /* the selected devices */
+    size_t n_devices;
+};
+
+/*
+ * GEMM results: a table with a summary (table), one JSON document with
+ * the libraries, host, devices and every row's raw figures (json), or one
+ * line per row (csv). Returns 0, or -1 when writing failed.
+ */
+int clb_gemm_write(FILE *out, enum clb_format fmt, const struct clb_gemm_report *r);
+
+/*
+ * Writes through a temporary file in the same folder, renamed over `path`
+ * only when `write` succeeded: a failed run never leaves half a file where a
+ * good one was. Returns 0, or -1 with e naming the file.
+ */
+int clb_write_file_atomic(const char *path, int (*write)(FILE *out, const void *ctx),
+                          const void *ctx, struct clb_error *e);
+
+/* The format a file name asks for: ".json" or ".csv"; -1 for anything else. */
+int clb_format_from_path(const char *path);
 #endif

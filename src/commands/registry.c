@@ -2,10 +2,14 @@
 
 #include "clbench/cli.h"
 
+extern const struct clb_command clb_cmd_run;
 extern const struct clb_command clb_cmd_devices;
+extern const struct clb_command clb_cmd_gemm;
 
 const struct clb_command *const clb_commands[] = {
+    &clb_cmd_run,
     &clb_cmd_devices,
+    &clb_cmd_gemm,
     NULL,
 };
 

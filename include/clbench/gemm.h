@@ -1,0 +1,97 @@
+#ifndef CLBENCH_GEMM_H
+#define CLBENCH_GEMM_H
+
+/*
+ * GEMM, C = alpha * A * B + beta * C, as a measurement: the problem, the
+ * backend interface every implementation (CLBlast, OpenBLAS, ...) sits
+ * behind, and the result rows the writers print.
+ *
+ * All matrices are row-major and dense: A is m x k, B is k x n, C is m x n,
+ * stored in the precision's own type (float, double, or cl_half bits).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clbench/device.h"
+#include "clbench/error.h"
+
+enum clb_precision { CLB_FP32, CLB_FP64, CLB_FP16, CLB_PRECISION_COUNT };
+
+const char *clb_precision_name(enum clb_precision p); /* "fp32" */
+size_t clb_precision_bytes(enum clb_precision p);     /* 4, 8, 2 */
+/* Unit roundoff u = 2^-p: 2^-24, 2^-53, 2^-11. */
+double clb_precision_unit_roundoff(enum clb_precision p);
+
+struct clb_gemm_shape {
+    uint64_t m, n, k;
+};
+
+/* Floating-point operations of one GEMM: 2*m*n*k (multiply and add). */
+double clb_gemm_flops(struct clb_gemm_shape s);
+
+/* Host copies of one problem's inputs, made once and shared by every backend. */
+struct clb_gemm_data {
+    struct clb_gemm_shape shape;
+    enum clb_precision precision;
+    double alpha, beta;
+    void *a, *b, *c0; /* owned; c0 is C before the call */
+};
+
+/*
+ * Fills A, B and C0 with values uniform in [-1, 1] from `seed` (never zeros),
+ * rounded to the precision. NULL with e set when host memory runs out.
+ */
+struct clb_gemm_data *clb_gemm_data_create(struct clb_gemm_shape shape, enum clb_precision p,
+                                           double alpha, double beta, uint64_t seed,
+                                           struct clb_error *e);
+void clb_gemm_data_destroy(struct clb_gemm_data *d);
+
+/* Element i of a matrix in precision p, as a double (exact). */
+double clb_gemm_load(enum clb_precision p, const void *m, size_t i);
+
+/*
+ * A GEMM implementation. Each one is a file under src/backends/ holding one
+ * const instance, listed in src/backends/registry.c.
+ */
+struct clb_gemm_backend {
+    const char *name;      /* "clblast", "openblas": what -b/--backend takes */
+    bool on_device;        /* runs on each selected OpenCL device; false: once, on the host */
+
+    /* Library name, version and settings for the record ("OpenBLAS 0.3.21 ..."). */
+    void (*describe)(char *buf, size_t len);
+
+    /*
+     * Whether it can run precision p on dev (NULL for a host backend).
+     * Returns false with `why` filled ("device has no cl_khr_fp64") when not.
+     */
+    bool (*supports)(const struct clb_device *dev, enum clb_precision p, char *why,
+                     size_t why_len);
+
+    /*
+     * Allocates what one problem needs and copies the inputs there (untimed).
+     * Device backends get the device and its context and queue, which live
+     * across problems (so compiled kernels are reused); host backends get NULLs.
+     * Returns the backend's own state, or NULL with e set.
+     */
+    void *(*create)(const struct clb_device *dev, const struct clb_cl_env *env,
+                    const struct clb_gemm_data *data, struct clb_error *e);
+    /* Copies A, B and C0 from the host again (for end-to-end timing). */
+    int (*upload)(void *state, struct clb_error *e);
+    /* One GEMM call; returns only when the result is complete (clFinish). */
+    int (*run)(void *state, struct clb_error *e);
+    /* Copies C to host memory `c` (m*n elements of the precision). */
+    int (*download)(void *state, void *c, struct clb_error *e);
+    void (*destroy)(void *state); /* accepts NULL */
+
+    /* Host backends: threads to use (0: all cores). May be NULL. */
+    void (*set_threads)(unsigned n);
+    /* Host backends: threads they will use. May be NULL. */
+    unsigned (*get_threads)(void);
+};
+
+/* The registry, NULL-terminated; the first host backend is the baseline. */
+extern const struct clb_gemm_backend *const clb_gemm_backends[];
+const struct clb_gemm_backend *clb_gemm_backend_find(const char *name);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * GEMM through CLBlast on an OpenCL device. CLBlast may launch several
+ * kernels per call (pad, transpose, GEMM) and its returned event covers only
+ * one, so the call is timed by the caller's host clock around clFinish.
+ */
+#include <CL/cl_half.h>
+#include <clblast_c.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "clbench/gemm.h"
+#include "config.h"
+
+static const char *clblast_status_name(CLBlastStatusCode s)
+{
+#define S(x) { x, #x }
+    static const struct {
+        CLBlastStatusCode code;
+        const char *name;
+    } names[] = {
+        S(CLBlastNotImplemented),        S(CLBlastInvalidMatrixA),
+        S(CLBlastInvalidMatrixB),        S(CLBlastInvalidMatrixC),
+        S(CLBlastInvalidDimension),      S(CLBlastInvalidLeadDimA),
+        S(CLBlastInvalidLeadDimB),       S(CLBlastInvalidLeadDimC),
+        S(CLBlastInsufficientMemoryA),   S(CLBlastInsufficientMemoryB),
+        S(CLBlastInsufficientMemoryC),   S(CLBlastInsufficientMemoryTemp),
+        S(CLBlastInvalidOverrideKernel), S(CLBlastMissingOverrideParameter),
+        S(CLBlastInvalidLocalMemUsage),  S(CLBlastNoHalfPrecision),
+        S(CLBlastNoDoublePrecision),     S(CLBlastDatabaseError),
+        S(CLBlastUnknownError),          S(CLBlastUnexpectedError),
+    };
+#undef S
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (names[i].code == s)
+            return names[i].name;
+    /* The rest are OpenCL's own codes. */
+    return clb_cl_errname((cl_int)s);
+}
+
+struct clblast_state {
+    const struct clb_gemm_data *data;
+    cl_command_queue queue;
+    cl_mem a, b, c;
+};
+
+static void clblast_describe(char *buf, size_t len)
+{
+    snprintf(buf, len, "CLBlast %s", CLBENCH_CLBLAST_VERSION);
+}
+
+static bool clblast_supports(const struct clb_device *dev, enum clb_precision p, char *why,
+                             size_t why_len)
+{
+    if (p == CLB_FP64 && !clb_device_bool(dev, CLB_PROP_FP64)) {
+        snprintf(why, why_len, "device has no fp64 (cl_khr_fp64)");
+        return false;
+    }
+    if (p == CLB_FP16 && !clb_device_bool(dev, CLB_PROP_FP16)) {
+        snprintf(why, why_len, "device has no fp16 (cl_khr_fp16)");
+        return false;
+    }
+    return true;
+}
+
+static int clblast_upload(void *state, struct clb_error *e)
+{
+    struct clblast_state *s = state;
+    const struct clb_gemm_data *d = s->data;
+    const size_t es = clb_precision_bytes(d->precision);
+
+    if (CLB_CL(e, clEnqueueWriteBuffer, s->queue, s->a, CL_FALSE, 0,
+               d->shape.m * d->shape.k * es, d->a, 0, NULL, NULL) ||
+        CLB_CL(e, clEnqueueWriteBuffer, s->queue, s->b, CL_FALSE, 0,
+               d->shape.k * d->shape.n * es, d->b, 0, NULL, NULL) ||
+        CLB_CL(e, clEnqueueWriteBuffer, s->queue, s->c, CL_FALSE, 0,
+               d->shape.m * d->shape.n * es, d->c0, 0, NULL, NULL) ||
+        CLB_CL(e, clFinish, s->queue))
+        return -1;
+    return 0;
+}
+
+static void clblast_destroy(void *state)
+{
+    struct clblast_state *s = state;
+
+    if (!s)
+        return;
+    if (s->a)
+        clReleaseMemObject(s->a);
+    if (s->b)
+        clReleaseMemObject(s->b);
+    if (s->c)
+        clReleaseMemObject(s->c);
+    free(s);
+}
+
+static void *clblast_create(const struct clb_device *dev, const struct clb_cl_env *env,
+                            const struct clb_gemm_data *data, struct clb_error *e)
+{
+    struct clblast_state *s = calloc(1, sizeof(*s));
+    const size_t es = clb_precision_bytes(data->precision);
+    const struct clb_gemm_shape sh = data->shape;
+    cl_int err;
+
+    (void)dev;
+    if (!s) {
+        clb_error_set(e, "out of host memory");
+        return NULL;
+    }
+    s->data = data;
+    s->queue = env->queue;
+    s->a = clCreateBuffer(env->ctx, CL_MEM_READ_ONLY, sh.m * sh.k * es, NULL, &err);
+    if (clb_cl_check(e, "clCreateBuffer(A)", err))
+        goto error;
+    s->b = clCreateBuffer(env->ctx, CL_MEM_READ_ONLY, sh.k * sh.n * es, NULL, &err);
+    if (clb_cl_check(e, "clCreateBuffer(B)", err))
+        goto error;
+    s->c = clCreateBuffer(env->ctx, CL_MEM_READ_WRITE, sh.m * sh.n * es, NULL, &err);
+    if (clb_cl_check(e, "clCreateBuffer(C)", err))
+        goto error;
+    /* Buffers are allocated lazily by most drivers: the first write commits them. */
+    if (clblast_upload(s, e))
+        goto error;
+    return s;
+
+error:
+    clblast_destroy(s);
+    return NULL;
+}
+
+static int clblast_run(void *state, struct clb_error *e)
+{
+    struct clblast_state *s = state;
+    const struct clb_gemm_data *d = s->data;
+    const size_t m = d->shape.m, n = d->shape.n, k = d->shape.k;
+    CLBlastStatusCode st;
+    const char *call;
+
+    switch (d->precision) {
+    case CLB_FP64:
+        call = "CLBlastDgemm";
+        st = CLBlastDgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
+                          k, d->alpha, s->a, 0, k, s->b, 0, n, d->beta, s->c, 0, n, &s->queue,
+                          NULL);
+        break;
+    case CLB_FP16:
+        call = "CLBlastHgemm";
+        st = CLBlastHgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
+                          k, cl_half_from_float((float)d->alpha, CL_HALF_RTE), s->a, 0, k,
+                          s->b, 0, n, cl_half_from_float((float)d->beta, CL_HALF_RTE), s->c, 0,
+                          n, &s->queue, NULL);
+        break;
+    default:
+        call = "CLBlastSgemm";
+        st = CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
+                          k, (float)d->alpha, s->a, 0, k, s->b, 0, n, (float)d->beta, s->c, 0,
+                          n, &s->queue, NULL);
+        break;
+    }
+    if (st != CLBlastSuccess) {
+        clb_error_set(e, "%s: %s (%d)", call, clblast_status_name(st), (int)st);
+        return -1;
+    }
+    return CLB_CL(e, clFinish, s->queue) ? -1 : 0;
+}
+
+static int clblast_download(void *state, void *c, struct clb_error *e)
+{
+    struct clblast_state *s = state;
+    const struct clb_gemm_data *d = s->data;
+
+    return CLB_CL(e, clEnqueueReadBuffer, s->queue, s->c, CL_TRUE, 0,
+                  d->shape.m * d->shape.n * clb_precision_bytes(d->precision), c, 0, NULL,
+                  NULL)
+               ? -1
+               : 0;
+}
+
+const struct clb_gemm_backend clb_backend_clblast = {
+    .name = "clblast",
+    .on_device = true,
+    .describe = clblast_describe,
+    .supports = clblast_supports,
+    .create = clblast_create,
+    .upload = clblast_upload,
+    .run = clblast_run,
+    .download = clblast_download,
+    .destroy = clblast_destroy,
+};

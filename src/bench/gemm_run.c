@@ -1,0 +1,371 @@
+#include "clbench/gemm_run.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clbench/timer.h"
+#include "clbench/units.h"
+
+/* Runs are bounded even with a long --min-time on a tiny problem. */
+enum { MAX_TIMED_RUNS = 100000 };
+
+const char *clb_row_status_name(enum clb_row_status s)
+{
+    static const char *const names[] = {
+        [CLB_ROW_OK] = "ok",           [CLB_ROW_FAILED] = "failed",
+        [CLB_ROW_ERROR] = "error",     [CLB_ROW_SKIPPED] = "skipped",
+        [CLB_ROW_UNAVAILABLE] = "unavailable",
+    };
+    return names[s];
+}
+
+bool clb_gemm_row_measured(const struct clb_gemm_row *row)
+{
+    return (row->status == CLB_ROW_OK || row->status == CLB_ROW_FAILED) && row->n_times > 0;
+}
+
+uint64_t clb_host_available_bytes(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kib;
+
+    while (f && fgets(line, sizeof(line), f)) {
+        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+            fclose(f);
+            return (uint64_t)kib * 1024u;
+        }
+    }
+    if (f)
+        fclose(f);
+    long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+}
+
+/* Limits that keep every later size computation far from 64-bit overflow. */
+#define MAX_ELEMENTS (UINT64_C(1) << 50)
+
+static bool shape_sane(struct clb_gemm_shape s, char *why, size_t len)
+{
+    const uint64_t limit = (uint64_t)INT32_MAX;
+    uint64_t mn, mk, kn;
+
+    if (s.m > limit || s.n > limit || s.k > limit) {
+        snprintf(why, len, "a dimension exceeds %" PRIu64 " (BLAS index limit)", limit);
+        return false;
+    }
+    if (__builtin_mul_overflow(s.m, s.n, &mn) || __builtin_mul_overflow(s.m, s.k, &mk) ||
+        __builtin_mul_overflow(s.k, s.n, &kn) || mn > MAX_ELEMENTS || mk > MAX_ELEMENTS ||
+        kn > MAX_ELEMENTS) {
+        snprintf(why, len, "a matrix has more than 2^50 elements");
+        return false;
+    }
+    return true;
+}
+
+/* Whether the host can hold one problem: inputs, reference, and two copies of C. */
+static bool host_fits(struct clb_gemm_shape s, enum clb_precision p, char *why, size_t len)
+{
+    const uint64_t es = clb_precision_bytes(p);
+    const uint64_t need = (s.m * s.k + s.k * s.n + 3 * s.m * s.n) * es +
+                          clb_gemm_reference_bytes(s, p);
+    const uint64_t have = clb_host_available_bytes();
+    char need_s[32], have_s[32];
+
+    if (need > have) {
+        clb_format_bytes(need, need_s, sizeof(need_s));
+        clb_format_bytes(have, have_s, sizeof(have_s));
+        snprintf(why, len, "needs %s of host memory, %s available", need_s, have_s);
+        return false;
+    }
+    return true;
+}
+
+static bool device_fits(const struct clb_device *d, struct clb_gemm_shape s,
+                        enum clb_precision p, char *why, size_t len)
+{
+    const uint64_t es = clb_precision_bytes(p);
+    const uint64_t bytes[3] = { s.m * s.k * es, s.k * s.n * es, s.m * s.n * es };
+    const uint64_t max_alloc = clb_device_u64(d, CLB_PROP_MAX_ALLOC_BYTES);
+    const uint64_t global = clb_device_u64(d, CLB_PROP_GLOBAL_MEM_BYTES);
+    char x[32], y[32];
+
+    for (int i = 0; i < 3; i++) {
+        if (bytes[i] > max_alloc) {
+            clb_format_bytes(bytes[i], x, sizeof(x));
+            clb_format_bytes(max_alloc, y, sizeof(y));
+            snprintf(why, len, "matrix %c is %s, over the device's largest allocation (%s)",
+                     "ABC"[i], x, y);
+            return false;
+        }
+    }
+    if (bytes[0] + bytes[1] + bytes[2] > global) {
+        clb_format_bytes(bytes[0] + bytes[1] + bytes[2], x, sizeof(x));
+        clb_format_bytes(global, y, sizeof(y));
+        snprintf(why, len, "A, B and C need %s, over the device's global memory (%s)", x, y);
+        return false;
+    }
+    return true;
+}
+
+static void merge_verify(struct clb_gemm_row *row, const struct clb_verify_result *v)
+{
+    if (row->n_verified++ == 0 || (!v->passed && row->verify.passed) ||
+        (v->passed == row->verify.passed && v->rel_err > row->verify.rel_err))
+        row->verify = *v;
+}
+
+static void set_reason(struct clb_gemm_row *row, enum clb_row_status st, const char *msg)
+{
+    row->status = st;
+    snprintf(row->reason, sizeof(row->reason), "%s", msg);
+}
+
+static int check_result(struct clb_gemm_row *row, void *state,
+                        const struct clb_gemm_reference *ref, void *c, const char *which,
+                        struct clb_error *e)
+{
+    struct clb_verify_result v;
+
+    if (row->backend->download(state, c, e))
+        return -1;
+    clb_gemm_verify(ref, c, &v);
+    merge_verify(row, &v);
+    if (!v.passed && row->status == CLB_ROW_OK) {
+        row->status = CLB_ROW_FAILED;
+        snprintf(row->reason, sizeof(row->reason),
+                 "wrong result (%s): max abs error %.3g (tolerance %.3g), relative %.3g "
+                 "(tolerance %.3g)",
+                 which, v.max_abs_err, v.tol_abs, v.rel_err, v.tol_rel);
+    }
+    return 0;
+}
+
+/* Measures one row whose inputs and reference exist; faults land in row. */
+static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt,
+                    const struct clb_cl_env *env, const struct clb_gemm_data *data,
+                    const struct clb_gemm_reference *ref, void *c)
+{
+    const struct clb_gemm_backend *be = row->backend;
+    struct clb_error e = { "" };
+    void *state = be->create(row->device, env, data, &e);
+    size_t cap = opt->runs;
+    double t, measured = 0.0;
+
+    if (!state) {
+        set_reason(row, CLB_ROW_ERROR, e.msg);
+        return;
+    }
+    row->status = CLB_ROW_OK;
+    t = clb_now_s();
+    if (be->run(state, &e))
+        goto fault;
+    row->first_call_s = clb_now_s() - t;
+    if (check_result(row, state, ref, c, "first call", &e))
+        goto fault;
+
+    for (unsigned w = 0; w < opt->warmup; w++)
+        if (be->run(state, &e))
+            goto fault;
+
+    if (!(row->times_s = malloc(cap * sizeof(double))))
+        goto oom;
+    while (row->n_times < opt->runs || (measured < opt->min_time_s && row->n_times < MAX_TIMED_RUNS)) {
+        if (row->n_times == cap) {
+            double *grown = realloc(row->times_s, 2 * cap * sizeof(double));
+            if (!grown)
+                goto oom;
+            row->times_s = grown;
+            cap *= 2;
+        }
+        t = clb_now_s();
+        if (be->run(state, &e))
+            goto fault;
+        row->times_s[row->n_times] = clb_now_s() - t;
+        measured += row->times_s[row->n_times++];
+    }
+    /* With beta = 0 every call computes the same C: check the last one as well. */
+    if (data->beta == 0.0 && check_result(row, state, ref, c, "last timed call", &e))
+        goto fault;
+
+    if (opt->transfers) {
+        double *e2e = malloc(opt->runs * sizeof(double));
+        if (!e2e)
+            goto oom;
+        for (unsigned i = 0; i < opt->runs; i++) {
+            t = clb_now_s();
+            if (be->upload(state, &e) || be->run(state, &e) || be->download(state, c, &e)) {
+                free(e2e);
+                goto fault;
+            }
+            e2e[i] = clb_now_s() - t;
+        }
+        clb_stats_compute(e2e, opt->runs, &row->e2e_s);
+        row->e2e_gflops = clb_gemm_flops(row->shape) / row->e2e_s.median * 1e-9;
+        free(e2e);
+        /* Each end-to-end call starts again from C0: its result is checkable for any beta. */
+        struct clb_verify_result v;
+        clb_gemm_verify(ref, c, &v);
+        merge_verify(row, &v);
+        if (!v.passed && row->status == CLB_ROW_OK) {
+            row->status = CLB_ROW_FAILED;
+            snprintf(row->reason, sizeof(row->reason), "wrong result (end-to-end call)");
+        }
+    }
+    goto done;
+
+oom:
+    clb_error_set(&e, "out of host memory");
+fault:
+    /* Keep what was measured; the row says why it stopped. */
+    set_reason(row, CLB_ROW_ERROR, e.msg);
+done:
+    clb_stats_compute(row->times_s, row->n_times, &row->time_s);
+    if (row->n_times) {
+        row->gflops = clb_gemm_flops(row->shape) / row->time_s.median * 1e-9;
+        row->gflops_max = clb_gemm_flops(row->shape) / row->time_s.min * 1e-9;
+    }
+    be->destroy(state);
+}
+
+static void progress(const struct clb_gemm_options *opt, size_t i, size_t n,
+                     const struct clb_gemm_row *row, double t0)
+{
+    if (!opt->progress)
+        return;
+    fprintf(stderr, "[%zu/%zu] gemm %s %" PRIu64 "x%" PRIu64 "x%" PRIu64 " %s (%s) ... %.1f s\n",
+            i + 1, n, clb_precision_name(row->precision), row->shape.m, row->shape.n,
+            row->shape.k, row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU",
+            row->backend->name, clb_now_s() - t0);
+}
+
+static void compute_speedups(struct clb_gemm_results *r)
+{
+    for (size_t i = 0; i < r->n_rows; i++) {
+        struct clb_gemm_row *row = &r->rows[i];
+        if (!clb_gemm_row_measured(row))
+            continue;
+        for (size_t j = 0; j < r->n_rows; j++) {
+            const struct clb_gemm_row *b = &r->rows[j];
+            if (b->backend == r->baseline && clb_gemm_row_measured(b) &&
+                b->precision == row->precision && b->shape.m == row->shape.m &&
+                b->shape.n == row->shape.n && b->shape.k == row->shape.k)
+                row->speedup = row->gflops / b->gflops;
+        }
+    }
+}
+
+int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *devices,
+                 size_t n_devices, struct clb_gemm_results *out, struct clb_error *e)
+{
+    size_t per_problem = 0, n = 0;
+    struct clb_cl_env *envs = calloc(n_devices + 1, sizeof(*envs));
+    struct clb_error *env_err = calloc(n_devices + 1, sizeof(*env_err));
+    int *env_state = calloc(n_devices + 1, sizeof(*env_state)); /* 0 untried, 1 ok, -1 failed */
+    double t0 = clb_now_s();
+
+    memset(out, 0, sizeof(*out));
+    for (size_t b = 0; b < opt->n_backends; b++) {
+        per_problem += opt->backends[b]->on_device ? n_devices : 1;
+        if (!opt->backends[b]->on_device && !out->baseline)
+            out->baseline = opt->backends[b];
+        if (opt->backends[b]->set_threads)
+            opt->backends[b]->set_threads(opt->threads);
+        if (opt->backends[b]->get_threads)
+            out->host_threads = opt->backends[b]->get_threads();
+    }
+    size_t total = per_problem * opt->n_shapes * opt->n_precisions;
+    out->rows = calloc(total + 1, sizeof(*out->rows));
+    if (!out->rows || !envs || !env_err || !env_state) {
+        free(envs);
+        free(env_err);
+        free(env_state);
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
+
+    for (size_t pi = 0; pi < opt->n_precisions; pi++) {
+        for (size_t si = 0; si < opt->n_shapes; si++) {
+            const enum clb_precision p = opt->precisions[pi];
+            const struct clb_gemm_shape shape = opt->shapes[si];
+            struct clb_gemm_data *data = NULL;
+            struct clb_gemm_reference *ref = NULL;
+            void *c = NULL;
+            char host_why[256] = "";
+            bool sane = shape_sane(shape, host_why, sizeof(host_why));
+            bool host_ok = sane && host_fits(shape, p, host_why, sizeof(host_why));
+            struct clb_error pe = { "" };
+
+            for (size_t b = 0; b < opt->n_backends; b++) {
+                const struct clb_gemm_backend *be = opt->backends[b];
+                size_t nd = be->on_device ? n_devices : 1;
+                for (size_t di = 0; di < nd; di++) {
+                    struct clb_gemm_row *row = &out->rows[n++];
+                    const struct clb_device *dev = be->on_device ? devices[di] : NULL;
+                    char why[512];
+
+                    row->device = dev;
+                    row->backend = be;
+                    row->precision = p;
+                    row->shape = shape;
+                    out->n_rows = n;
+                    progress(opt, n - 1, total, row, t0);
+                    if (!be->supports(dev, p, why, sizeof(why))) {
+                        set_reason(row, CLB_ROW_UNAVAILABLE, why);
+                        continue;
+                    }
+                    if (sane && dev && !device_fits(dev, shape, p, why, sizeof(why))) {
+                        set_reason(row, CLB_ROW_SKIPPED, why);
+                        continue;
+                    }
+                    if (!host_ok) {
+                        set_reason(row, CLB_ROW_SKIPPED, host_why);
+                        continue;
+                    }
+                    if (dev && env_state[di] == 0)
+                        env_state[di] = clb_cl_env_init(&envs[di], dev->id, false,
+                                                        &env_err[di]) ? -1 : 1;
+                    if (dev && env_state[di] < 0) {
+                        set_reason(row, CLB_ROW_ERROR, env_err[di].msg);
+                        continue;
+                    }
+                    /* Inputs and reference are made once per problem, when first needed. */
+                    if (!data && !pe.msg[0]) {
+                        data = clb_gemm_data_create(shape, p, opt->alpha, opt->beta, opt->seed,
+                                                    &pe);
+                        if (data)
+                            ref = clb_gemm_reference_create(data, opt->seed ^ 0x5eed, &pe);
+                        if (ref && !(c = malloc(shape.m * shape.n * clb_precision_bytes(p))))
+                            clb_error_set(&pe, "out of host memory");
+                    }
+                    if (pe.msg[0]) {
+                        set_reason(row, CLB_ROW_ERROR, pe.msg);
+                        continue;
+                    }
+                    measure(row, opt, dev ? &envs[di] : NULL, data, ref, c);
+                }
+            }
+            free(c);
+            clb_gemm_reference_destroy(ref);
+            clb_gemm_data_destroy(data);
+        }
+    }
+    for (size_t i = 0; i < n_devices; i++)
+        clb_cl_env_finish(&envs[i]);
+    free(envs);
+    free(env_err);
+    free(env_state);
+    compute_speedups(out);
+    return 0;
+}
+
+void clb_gemm_results_finish(struct clb_gemm_results *r)
+{
+    for (size_t i = 0; i < r->n_rows; i++)
+        free(r->rows[i].times_s);
+    free(r->rows);
+    memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,222 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/gemm_cli.h"
+
+/* Copies the comma-separated item at *s into buf; advances *s past it. */
+static int next_item(const char **s, char *buf, size_t len, struct clb_error *e)
+{
+    size_t n = strcspn(*s, ",");
+
+    if (n == 0) {
+        clb_error_set(e, "empty item in list");
+        return -1;
+    }
+    if (n >= len) {
+        clb_error_set(e, "item '%.20s...' is too long", *s);
+        return -1;
+    }
+    memcpy(buf, *s, n);
+    buf[n] = '\0';
+    *s += n + ((*s)[n] == ',');
+    return 0;
+}
+
+static int parse_dim(const char *s, uint64_t *v, struct clb_error *e)
+{
+    return clb_parse_u64(s, 1, CLB_MAX_DIM, v, e);
+}
+
+static int add_shape(struct clb_shape_list *l, uint64_t m, uint64_t n, uint64_t k,
+                     struct clb_error *e)
+{
+    if (l->n == CLB_MAX_SHAPES) {
+        clb_error_set(e, "more than %d sizes", CLB_MAX_SHAPES);
+        return -1;
+    }
+    l->v[l->n++] = (struct clb_gemm_shape){ m, n, k };
+    return 0;
+}
+
+static int parse_range(char *item, struct clb_shape_list *l, struct clb_error *e)
+{
+    char *c1 = strchr(item, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    uint64_t lo, hi, step;
+    bool geometric;
+
+    if (!c2 || strchr(c2 + 1, ':')) {
+        clb_error_set(e, "bad range '%s', expected FROM:TO:xFACTOR or FROM:TO:STEP", item);
+        return -1;
+    }
+    *c1 = *c2 = '\0';
+    geometric = c2[1] == 'x';
+    if (parse_dim(item, &lo, e) || parse_dim(c1 + 1, &hi, e) ||
+        clb_parse_u64(c2 + 1 + geometric, geometric ? 2 : 1, CLB_MAX_DIM, &step, e))
+        return -1;
+    if (lo > hi) {
+        clb_error_set(e, "range %s:%s is empty (FROM > TO)", item, c1 + 1);
+        return -1;
+    }
+    for (uint64_t v = lo; v <= hi; v = geometric ? v * step : v + step)
+        if (add_shape(l, v, v, v, e))
+            return -1;
+    return 0;
+}
+
+int clb_opt_sizes(const char *arg, void *field, struct clb_error *e)
+{
+    struct clb_shape_list *l = field;
+    char item[128];
+
+    if (!*arg) {
+        clb_error_set(e, "empty value, expected sizes like 512,1024 or 256:4096:x2");
+        return -1;
+    }
+    for (const char *s = arg; *s;) {
+        uint64_t v;
+        if (next_item(&s, item, sizeof(item), e))
+            return -1;
+        if (strchr(item, ':')) {
+            if (parse_range(item, l, e))
+                return -1;
+        } else if (parse_dim(item, &v, e) || add_shape(l, v, v, v, e)) {
+            return -1;
+        }
+    }
+    if (arg[strlen(arg) - 1] == ',') {
+        clb_error_set(e, "empty item in list");
+        return -1;
+    }
+    return 0;
+}
+
+int clb_opt_mnk(const char *arg, void *field, struct clb_error *e)
+{
+    uint64_t d[3];
+    char item[64];
+    const char *s = arg;
+    int i;
+
+    for (i = 0; i < 3 && *s; i++) {
+        if (next_item(&s, item, sizeof(item), e) || parse_dim(item, &d[i], e)) {
+            clb_error_prefix(e, "M,N,K");
+            return -1;
+        }
+    }
+    if (i < 3 || *s || arg[strlen(arg) - 1] == ',') {
+        clb_error_set(e, "expected M,N,K (three positive integers), got '%s'", arg);
+        return -1;
+    }
+    return add_shape(field, d[0], d[1], d[2], e);
+}
+
+int clb_opt_precisions(const char *arg, void *field, struct clb_error *e)
+{
+    struct clb_precision_list *l = field;
+    char item[32];
+
+    l->n = 0;
+    if (!*arg || arg[strlen(arg) - 1] == ',') {
+        clb_error_set(e, "empty item in list, expected fp32, fp64, fp16 or all");
+        return -1;
+    }
+    for (const char *s = arg; *s;) {
+        if (next_item(&s, item, sizeof(item), e))
+            return -1;
+        bool all = strcmp(item, "all") == 0, found = all;
+        for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+            if (!all && strcmp(item, clb_precision_name((enum clb_precision)p)) != 0)
+                continue;
+            found = true;
+            bool dup = false;
+            for (size_t i = 0; i < l->n; i++)
+                dup |= l->v[i] == (enum clb_precision)p;
+            if (!dup)
+                l->v[l->n++] = (enum clb_precision)p;
+        }
+        if (!found) {
+            clb_error_set(e, "unknown precision '%s', expected fp32, fp64, fp16 or all", item);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int clb_opt_backends(const char *arg, void *field, struct clb_error *e)
+{
+    struct clb_backend_list *l = field;
+    char item[32];
+
+    l->n = 0;
+    if (!*arg || arg[strlen(arg) - 1] == ',') {
+        clb_error_set(e, "empty item in list");
+        return -1;
+    }
+    for (const char *s = arg; *s;) {
+        if (next_item(&s, item, sizeof(item), e))
+            return -1;
+        bool all = strcmp(item, "all") == 0, found = false;
+        for (size_t b = 0; clb_gemm_backends[b]; b++) {
+            if (!all && strcmp(item, clb_gemm_backends[b]->name) != 0)
+                continue;
+            found = true;
+            bool dup = false;
+            for (size_t i = 0; i < l->n; i++)
+                dup |= l->v[i] == clb_gemm_backends[b];
+            if (!dup && l->n < sizeof(l->v) / sizeof(l->v[0]))
+                l->v[l->n++] = clb_gemm_backends[b];
+        }
+        if (!found) {
+            char names[128] = "";
+            for (size_t b = 0; clb_gemm_backends[b]; b++) {
+                strncat(names, clb_gemm_backends[b]->name, sizeof(names) - strlen(names) - 1);
+                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+            }
+            clb_error_set(e, "unknown backend '%s', expected %sor all", item, names);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int clb_opt_uint(const char *arg, void *field, struct clb_error *e)
+{
+    uint64_t v;
+    if (clb_parse_u64(arg, 0, 1000000, &v, e))
+        return -1;
+    *(unsigned *)field = (unsigned)v;
+    return 0;
+}
+
+int clb_opt_positive(const char *arg, void *field, struct clb_error *e)
+{
+    uint64_t v;
+    if (clb_parse_u64(arg, 1, 1000000, &v, e))
+        return -1;
+    *(unsigned *)field = (unsigned)v;
+    return 0;
+}
+
+int clb_opt_u64(const char *arg, void *field, struct clb_error *e)
+{
+    return clb_parse_u64(arg, 0, UINT64_MAX, field, e);
+}
+
+int clb_opt_seconds(const char *arg, void *field, struct clb_error *e)
+{
+    char buf[64];
+    size_t n = strlen(arg);
+
+    /* "2", "2s" and "2.5s" all mean seconds. */
+    if (n > 1 && n < sizeof(buf) && arg[n - 1] == 's') {
+        memcpy(buf, arg, n - 1);
+        buf[n - 1] = '\0';
+        arg = buf;
+    }
+    return clb_parse_double(arg, 0.0, 86400.0, field, e);
+}
+
+int clb_opt_scalar(const char *arg, void *field, struct clb_error *e)
+{
+    return clb_parse_double(arg, -1e30, 1e30, field, e);
+}

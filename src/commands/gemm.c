@@ -1,0 +1,227 @@
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clbench/gemm_cli.h"
+#include "clbench/report.h"
+#include "common.h"
+
+struct gemm_config {
+    struct clb_common common;
+    struct clb_shape_list sizes;
+    struct clb_shape_list mnk;
+    struct clb_precision_list precisions;
+    struct clb_backend_list backends;
+    unsigned runs, warmup, threads;
+    double min_time_s, alpha, beta;
+    uint64_t seed;
+    bool transfers;
+    const char *output;
+};
+
+#define GEMM_DEFAULT_SIZES "512,1024,2048"
+
+static const struct clb_option gemm_options[] = {
+    CLB_COMMON_OPTIONS(struct gemm_config),
+    { "size", 'n', "LIST",
+      "Square sizes M=N=K: a list (512,1024) or ranges FROM:TO:xFACTOR (256:4096:x2) or "
+      "FROM:TO:STEP (default: " GEMM_DEFAULT_SIZES ")", clb_opt_sizes,
+      offsetof(struct gemm_config, sizes) },
+    { "mnk", 0, "M,N,K", "One non-square shape instead of --size", clb_opt_mnk,
+      offsetof(struct gemm_config, mnk) },
+    { "precision", 'p', "LIST", "Precisions: fp32, fp64, fp16 or all (default: fp32)",
+      clb_opt_precisions, offsetof(struct gemm_config, precisions) },
+    { "backend", 'b', "LIST",
+      "Backends: clblast (each selected OpenCL device), openblas (the host CPU baseline) or "
+      "all (default: all)", clb_opt_backends, offsetof(struct gemm_config, backends) },
+    { "runs", 0, "N", "Timed calls per result, at least (default: 5)", clb_opt_positive,
+      offsetof(struct gemm_config, runs) },
+    { "warmup", 0, "N", "Untimed calls after the first call (default: 1)", clb_opt_uint,
+      offsetof(struct gemm_config, warmup) },
+    { "min-time", 0, "SECONDS",
+      "Keep timing calls until at least this much time was measured (default: 0)",
+      clb_opt_seconds, offsetof(struct gemm_config, min_time_s) },
+    { "threads", 0, "N", "OpenBLAS threads (default: all cores)", clb_opt_positive,
+      offsetof(struct gemm_config, threads) },
+    { "transfers", 0, NULL,
+      "Also time end to end: host-to-device copy + GEMM + device-to-host copy", NULL,
+      offsetof(struct gemm_config, transfers) },
+    { "seed", 0, "N", "Seed of the random inputs (default: 42)", clb_opt_u64,
+      offsetof(struct gemm_config, seed) },
+    { "alpha", 0, "X", "alpha in C = alpha*A*B + beta*C (default: 1)", clb_opt_scalar,
+      offsetof(struct gemm_config, alpha) },
+    { "beta", 0, "X", "beta in C = alpha*A*B + beta*C (default: 0)", clb_opt_scalar,
+      offsetof(struct gemm_config, beta) },
+    { "output", 'o', "FILE", "Also write the results to FILE.json or FILE.csv",
+      clb_opt_string, offsetof(struct gemm_config, output) },
+    { 0 },
+};
+
+static void gemm_defaults(void *config)
+{
+    struct gemm_config *c = config;
+    c->runs = 5;
+    c->warmup = 1;
+    c->seed = 42;
+    c->alpha = 1.0;
+    c->beta = 0.0;
+}
+
+struct file_ctx {
+    const struct clb_gemm_report *report;
+    enum clb_format format;
+};
+
+static int write_file(FILE *out, const void *ctx)
+{
+    const struct file_ctx *f = ctx;
+    return clb_gemm_write(out, f->format, f->report);
+}
+
+/* Checks what needs no device; returns 0 or prints a usage error and returns 2. */
+static int validate(struct gemm_config *cfg)
+{
+    struct clb_error e;
+
+    if (cfg->sizes.n && cfg->mnk.n) {
+        fprintf(stderr, "clbench gemm: options --size and --mnk conflict: give one\n");
+        return CLB_EXIT_USAGE;
+    }
+    if (cfg->mnk.n)
+        cfg->sizes = cfg->mnk;
+    if (!cfg->sizes.n)
+        clb_opt_sizes(GEMM_DEFAULT_SIZES, &cfg->sizes, &e);
+    if (!cfg->precisions.n)
+        clb_opt_precisions("fp32", &cfg->precisions, &e);
+    if (!cfg->backends.n)
+        clb_opt_backends("all", &cfg->backends, &e);
+    if (cfg->output) {
+        char *copy = strdup(cfg->output);
+        const char *dir = copy ? dirname(copy) : ".";
+        int writable = access(dir, W_OK) == 0;
+        free(copy);
+        if (clb_format_from_path(cfg->output) < 0) {
+            fprintf(stderr, "clbench gemm: option --output: '%s' must end in .json or .csv\n",
+                    cfg->output);
+            return CLB_EXIT_USAGE;
+        }
+        if (!writable) {
+            fprintf(stderr, "clbench gemm: option --output: cannot write in the folder of '%s'\n",
+                    cfg->output);
+            return CLB_EXIT_USAGE;
+        }
+    }
+    return CLB_EXIT_OK;
+}
+
+static bool needs_devices(const struct gemm_config *cfg)
+{
+    for (size_t i = 0; i < cfg->backends.n; i++)
+        if (cfg->backends.v[i]->on_device)
+            return true;
+    return false;
+}
+
+static int gemm_main(struct gemm_config *cfg, bool show_devices)
+{
+    struct clb_selection sel = { 0 };
+    struct clb_gemm_results res;
+    struct clb_error e;
+    int rc;
+
+    if ((rc = validate(cfg)) != CLB_EXIT_OK)
+        return rc;
+    /* OpenBLAS alone needs no OpenCL: -b openblas works on a machine without a driver. */
+    if (needs_devices(cfg) && (rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
+        return rc;
+
+    if (show_devices && cfg->common.format == CLB_FORMAT_TABLE && sel.inv) {
+        struct clb_devices_report dr = { .inv = sel.inv, .devices = sel.devices,
+                                         .n_devices = sel.n_devices };
+        clb_devices_write(stdout, CLB_FORMAT_TABLE, &dr);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+
+    struct clb_gemm_options opt = {
+        .shapes = cfg->sizes.v,
+        .n_shapes = cfg->sizes.n,
+        .precisions = cfg->precisions.v,
+        .n_precisions = cfg->precisions.n,
+        .backends = cfg->backends.v,
+        .n_backends = cfg->backends.n,
+        .runs = cfg->runs,
+        .warmup = cfg->warmup,
+        .min_time_s = cfg->min_time_s,
+        .threads = cfg->threads,
+        .transfers = cfg->transfers,
+        .seed = cfg->seed,
+        .alpha = cfg->alpha,
+        .beta = cfg->beta,
+        .progress = isatty(STDERR_FILENO),
+    };
+    if (clb_gemm_run(&opt, sel.devices, sel.n_devices, &res, &e) != 0) {
+        clb_report_error(&e);
+        clb_selection_close(&sel);
+        return CLB_EXIT_FAILURE;
+    }
+    struct clb_gemm_report report = { .results = &res, .options = &opt,
+                                      .devices = sel.devices, .n_devices = sel.n_devices };
+    rc = CLB_EXIT_OK;
+    for (size_t i = 0; i < res.n_rows; i++)
+        if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)
+            rc = CLB_EXIT_FAILURE;
+    if (cfg->output) {
+        struct file_ctx fc = { &report, (enum clb_format)clb_format_from_path(cfg->output) };
+        if (clb_write_file_atomic(cfg->output, write_file, &fc, &e) != 0) {
+            clb_report_error(&e);
+            rc = CLB_EXIT_FAILURE;
+        }
+    }
+    if (clb_gemm_write(stdout, cfg->common.format, &report) != 0) {
+        fprintf(stderr, "clbench: could not write the results\n");
+        rc = CLB_EXIT_FAILURE;
+    }
+    if (clb_finish_stdout() != CLB_EXIT_OK)
+        rc = CLB_EXIT_FAILURE;
+    clb_gemm_results_finish(&res);
+    clb_selection_close(&sel);
+    return rc;
+}
+
+static int gemm_run(void *config, int n_operands, char **operands)
+{
+    (void)n_operands;
+    (void)operands;
+    return gemm_main(config, false);
+}
+
+static int run_run(void *config, int n_operands, char **operands)
+{
+    (void)n_operands;
+    (void)operands;
+    return gemm_main(config, true);
+}
+
+const struct clb_command clb_cmd_gemm = {
+    .name = "gemm",
+    .summary = "GEMM (C = alpha*A*B + beta*C) through CLBlast on each device and OpenBLAS on "
+               "the host, timed and verified.",
+    .usage = "",
+    .options = gemm_options,
+    .config_size = sizeof(struct gemm_config),
+    .defaults = gemm_defaults,
+    .run = gemm_run,
+};
+
+const struct clb_command clb_cmd_run = {
+    .name = "run",
+    .summary = "The headline job: the device list, then GEMM on every device against the "
+               "OpenBLAS baseline, with a summary.",
+    .usage = "",
+    .options = gemm_options,
+    .config_size = sizeof(struct gemm_config),
+    .defaults = gemm_defaults,
+    .run = run_run,
+};

@@ -1,0 +1,375 @@
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/host.h"
+#include "clbench/report.h"
+#include "clbench/table.h"
+#include "clbench/units.h"
+#include "config.h"
+
+/* A spread (coefficient of variation) above this marks a row as noisy. */
+#define NOISY_CV 0.10
+
+static void device_label(const struct clb_gemm_row *row, char *buf, size_t len)
+{
+    if (row->device)
+        snprintf(buf, len, "%u:%u %s", row->device->platform_index, row->device->device_index,
+                 clb_device_str(row->device, CLB_PROP_NAME));
+    else
+        snprintf(buf, len, "host CPU");
+}
+
+static void shape_label(struct clb_gemm_shape s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%" PRIu64 "x%" PRIu64 "x%" PRIu64, s.m, s.n, s.k);
+}
+
+static void check_label(const struct clb_gemm_row *row, char *buf, size_t len)
+{
+    switch (row->status) {
+    case CLB_ROW_OK:
+        snprintf(buf, len, "OK (rel %.1e%s)", row->verify.rel_err,
+                 row->verify.full ? "" : ", sampled");
+        return;
+    case CLB_ROW_FAILED:
+        snprintf(buf, len, "FAILED: %s", row->reason);
+        return;
+    default:
+        snprintf(buf, len, "%s: %s", clb_row_status_name(row->status), row->reason);
+        return;
+    }
+}
+
+/* "████▌" scaled so that `full` fills `width` cells; speedups read at a glance. */
+static void bar(double v, double full, int width, char *buf, size_t len)
+{
+    static const char *const eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
+    int units = full > 0 ? (int)lround(v / full * width * 8) : 0;
+    size_t used = 0;
+
+    if (units > width * 8)
+        units = width * 8;
+    if (units < 1 && v > 0)
+        units = 1;
+    buf[0] = '\0';
+    for (int i = 0; i < units / 8 && used + 4 < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "█");
+    if (used + 4 < len)
+        snprintf(buf + used, len - used, "%s", eighths[units % 8]);
+}
+
+static int write_table(FILE *out, const struct clb_gemm_report *r)
+{
+    const struct clb_gemm_results *res = r->results;
+    const bool e2e = r->options->transfers;
+    const char *head[] = { "DEVICE",  "BACKEND", "PREC",    "M x N x K", "FIRST CALL",
+                           "MEDIAN",  "GFLOP/S", "SPREAD",  "SPEEDUP",   "",
+                           "CHECK",   "E2E",     "E2E GFLOP/S" };
+    size_t n_cols = e2e ? 13 : 11;
+    struct clb_table *t = clb_table_create(head, n_cols);
+    double max_speedup = 1.0;
+    bool noisy = false;
+
+    if (!t)
+        return -1;
+    for (size_t c = 4; c <= 8; c++)
+        clb_table_align_right(t, c);
+    clb_table_align_right(t, 11);
+    clb_table_align_right(t, 12);
+    for (size_t i = 0; i < res->n_rows; i++)
+        if (res->rows[i].speedup > max_speedup)
+            max_speedup = res->rows[i].speedup;
+
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_gemm_row *row = &res->rows[i];
+        char dev[160], shape[64], first[32] = "", med[32] = "", gf[48] = "", spread[32] = "",
+             speed[32] = "", bars[64] = "", check[700], e2e_t[32] = "", e2e_gf[32] = "";
+        const bool m = clb_gemm_row_measured(row);
+
+        device_label(row, dev, sizeof(dev));
+        shape_label(row->shape, shape, sizeof(shape));
+        check_label(row, check, sizeof(check));
+        if (row->first_call_s > 0)
+            clb_format_seconds(row->first_call_s, first, sizeof(first));
+        if (m) {
+            clb_format_seconds(row->time_s.median, med, sizeof(med));
+            clb_format_flops(row->gflops, gf, sizeof(gf));
+            if (row->status != CLB_ROW_OK)
+                strncat(gf, " (unverified)", sizeof(gf) - strlen(gf) - 1);
+            snprintf(spread, sizeof(spread), "±%.1f%%%s", row->time_s.cv * 100.0,
+                     row->time_s.cv > NOISY_CV ? " !" : "");
+            noisy |= row->time_s.cv > NOISY_CV;
+        }
+        if (row->speedup > 0) {
+            snprintf(speed, sizeof(speed), "%.2fx", row->speedup);
+            bar(row->speedup, max_speedup, 12, bars, sizeof(bars));
+        }
+        if (row->e2e_s.n) {
+            clb_format_seconds(row->e2e_s.median, e2e_t, sizeof(e2e_t));
+            clb_format_flops(row->e2e_gflops, e2e_gf, sizeof(e2e_gf));
+        }
+        const char *cells[] = { dev,  row->backend->name, clb_precision_name(row->precision),
+                                shape, first, med, gf, spread, speed, bars, check, e2e_t,
+                                e2e_gf };
+        if (clb_table_add(t, cells)) {
+            clb_table_destroy(t);
+            return -1;
+        }
+    }
+    clb_table_print(t, out);
+    clb_table_destroy(t);
+    if (noisy)
+        fprintf(out, "! spread (coefficient of variation of the timed calls) above %.0f%%: "
+                     "the machine was busy or the clock ramped; rerun with --min-time\n",
+                NOISY_CV * 100.0);
+    return 0;
+}
+
+static void write_libraries(FILE *out, const struct clb_gemm_report *r)
+{
+    char buf[512], cpu[128];
+
+    clb_host_cpu_name(cpu, sizeof(cpu));
+    fprintf(out, "host CPU: %s, %u logical CPUs\n", cpu, clb_host_cpus());
+    for (size_t b = 0; b < r->options->n_backends; b++) {
+        r->options->backends[b]->describe(buf, sizeof(buf));
+        fprintf(out, "%s: %s\n", r->options->backends[b]->name, buf);
+    }
+}
+
+/* Per precision, at the largest problem measured: who was fastest, and by how much. */
+static void write_summary(FILE *out, const struct clb_gemm_report *r)
+{
+    const struct clb_gemm_results *res = r->results;
+
+    for (size_t pi = 0; pi < r->options->n_precisions; pi++) {
+        const enum clb_precision p = r->options->precisions[pi];
+        const struct clb_gemm_row *best = NULL, *base = NULL, *best_dev = NULL;
+        double largest = 0;
+
+        for (size_t i = 0; i < res->n_rows; i++) {
+            const struct clb_gemm_row *row = &res->rows[i];
+            if (row->precision == p && row->status == CLB_ROW_OK &&
+                clb_gemm_flops(row->shape) > largest)
+                largest = clb_gemm_flops(row->shape);
+        }
+        for (size_t i = 0; i < res->n_rows; i++) {
+            const struct clb_gemm_row *row = &res->rows[i];
+            if (row->precision != p || row->status != CLB_ROW_OK ||
+                clb_gemm_flops(row->shape) != largest)
+                continue;
+            if (!best || row->gflops > best->gflops)
+                best = row;
+            if (row->backend == res->baseline)
+                base = row;
+            else if (!best_dev || row->gflops > best_dev->gflops)
+                best_dev = row;
+        }
+        if (!best)
+            continue;
+        char dev[160], shape[64], gf[32], bgf[32];
+        shape_label(best->shape, shape, sizeof(shape));
+        device_label(best, dev, sizeof(dev));
+        clb_format_flops(best->gflops, gf, sizeof(gf));
+        fprintf(out, "fastest %s at %s: %s (%s), %s", clb_precision_name(p), shape, dev,
+                best->backend->name, gf);
+        if (base && best != base) {
+            clb_format_flops(base->gflops, bgf, sizeof(bgf));
+            fprintf(out, ", %.1fx the CPU baseline (%s %s)\n", best->speedup,
+                    base->backend->name, bgf);
+        } else if (base && best_dev) {
+            device_label(best_dev, dev, sizeof(dev));
+            clb_format_flops(best_dev->gflops, gf, sizeof(gf));
+            fprintf(out, " (the CPU baseline); best OpenCL device: %s (%s), %s, %.2fx the "
+                         "baseline\n", dev, best_dev->backend->name, gf, best_dev->speedup);
+        } else {
+            fputc('\n', out);
+        }
+    }
+}
+
+static json_t *stats_json(const struct clb_stats *s)
+{
+    return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s->n, "median_s",
+                     s->median, "min_s", s->min, "max_s", s->max, "mean_s", s->mean, "cv",
+                     s->cv);
+}
+
+/* JSON has no Inf or NaN: a non-finite figure is written as null. */
+static json_t *real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *row_json(const struct clb_gemm_row *row)
+{
+    char id[32] = "host";
+    json_t *o = json_object(), *times = json_array();
+
+    if (!o || !times) {
+        json_decref(o);
+        json_decref(times);
+        return NULL;
+    }
+    if (row->device)
+        snprintf(id, sizeof(id), "%u:%u", row->device->platform_index,
+                 row->device->device_index);
+    json_object_set_new(o, "benchmark", json_string("gemm"));
+    json_object_set_new(o, "device", json_string(id));
+    json_object_set_new(o, "device_name", json_string(row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU"));
+    json_object_set_new(o, "backend", json_string(row->backend->name));
+    json_object_set_new(o, "precision", json_string(clb_precision_name(row->precision)));
+    json_object_set_new(o, "m", json_integer((json_int_t)row->shape.m));
+    json_object_set_new(o, "n", json_integer((json_int_t)row->shape.n));
+    json_object_set_new(o, "k", json_integer((json_int_t)row->shape.k));
+    json_object_set_new(o, "flops", json_real(clb_gemm_flops(row->shape)));
+    json_object_set_new(o, "status", json_string(clb_row_status_name(row->status)));
+    json_object_set_new(o, "reason", row->status == CLB_ROW_OK ? json_null()
+                                                                : json_string(row->reason));
+    if (row->first_call_s > 0)
+        json_object_set_new(o, "first_call_s", json_real(row->first_call_s));
+    for (size_t i = 0; i < row->n_times; i++)
+        json_array_append_new(times, json_real(row->times_s[i]));
+    json_object_set_new(o, "times_s", times);
+    if (clb_gemm_row_measured(row)) {
+        json_object_set_new(o, "time", stats_json(&row->time_s));
+        json_object_set_new(o, "gflops", json_real(row->gflops));
+        json_object_set_new(o, "gflops_best", json_real(row->gflops_max));
+        json_object_set_new(o, "verified", json_boolean(row->status == CLB_ROW_OK));
+    }
+    if (row->speedup > 0)
+        json_object_set_new(o, "speedup", json_real(row->speedup));
+    if (row->n_verified)
+        json_object_set_new(o, "verify",
+                            json_pack("{s:b, s:o, s:o, s:f, s:f, s:I, s:b, s:I}", "passed",
+                                      row->verify.passed, "max_abs_err",
+                                      real_or_null(row->verify.max_abs_err), "rel_err",
+                                      real_or_null(row->verify.rel_err), "tol_abs",
+                                      row->verify.tol_abs, "tol_rel", row->verify.tol_rel,
+                                      "checked_entries", (json_int_t)row->verify.checked,
+                                      "full", row->verify.full, "results_checked",
+                                      (json_int_t)row->n_verified));
+    if (row->e2e_s.n) {
+        json_t *e = stats_json(&row->e2e_s);
+        json_object_set_new(e, "gflops", json_real(row->e2e_gflops));
+        json_object_set_new(o, "end_to_end", e);
+    }
+    return o;
+}
+
+static json_t *report_json(const struct clb_gemm_report *r)
+{
+    const struct clb_gemm_options *opt = r->options;
+    char buf[512], cpu[128];
+    json_t *root = json_object(), *libs = json_object(), *devs = json_array(),
+           *rows = json_array();
+
+    if (!root || !libs || !devs || !rows)
+        goto oom;
+    clb_host_cpu_name(cpu, sizeof(cpu));
+    json_object_set_new(root, "schema", json_string("clbench-result/1"));
+    json_object_set_new(root, "clbench_version", json_string(CLBENCH_VERSION));
+    json_object_set_new(root, "host", json_pack("{s:s, s:I}", "cpu", cpu, "logical_cpus",
+                                                (json_int_t)clb_host_cpus()));
+    for (size_t b = 0; b < opt->n_backends; b++) {
+        opt->backends[b]->describe(buf, sizeof(buf));
+        json_object_set_new(libs, opt->backends[b]->name, json_string(buf));
+    }
+    json_object_set_new(root, "libraries", libs);
+    libs = NULL;
+    json_object_set_new(root, "options",
+                        json_pack("{s:I, s:I, s:f, s:I, s:I, s:f, s:f, s:b}", "runs",
+                                  (json_int_t)opt->runs, "warmup", (json_int_t)opt->warmup,
+                                  "min_time_s", opt->min_time_s, "host_threads",
+                                  (json_int_t)r->results->host_threads, "seed",
+                                  (json_int_t)opt->seed, "alpha", opt->alpha, "beta",
+                                  opt->beta, "transfers", opt->transfers));
+    for (size_t i = 0; i < r->n_devices; i++)
+        json_array_append_new(devs, clb_device_json(r->devices[i]));
+    json_object_set_new(root, "devices", devs);
+    devs = NULL;
+    for (size_t i = 0; i < r->results->n_rows; i++) {
+        json_t *row = row_json(&r->results->rows[i]);
+        if (!row)
+            goto oom;
+        json_array_append_new(rows, row);
+    }
+    json_object_set_new(root, "results", rows);
+    return root;
+oom:
+    json_decref(root);
+    json_decref(libs);
+    json_decref(devs);
+    json_decref(rows);
+    return NULL;
+}
+
+static int write_json(FILE *out, const struct clb_gemm_report *r)
+{
+    json_t *root = report_json(r);
+    int rc = root && json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? 0 : -1;
+
+    fputc('\n', out);
+    json_decref(root);
+    return rc;
+}
+
+static int write_csv(FILE *out, const struct clb_gemm_report *r)
+{
+    fputs("device,device_name,backend,precision,m,n,k,status,first_call_s,median_s,min_s,"
+          "max_s,cv,gflops,speedup,verified,max_abs_err,rel_err,e2e_median_s,reason\n",
+          out);
+    for (size_t i = 0; i < r->results->n_rows; i++) {
+        const struct clb_gemm_row *row = &r->results->rows[i];
+        const bool m = clb_gemm_row_measured(row);
+        if (row->device)
+            fprintf(out, "%u:%u,", row->device->platform_index, row->device->device_index);
+        else
+            fputs("host,", out);
+        clb_csv_field(out, row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU");
+        fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,", row->backend->name,
+                clb_precision_name(row->precision), row->shape.m, row->shape.n, row->shape.k,
+                clb_row_status_name(row->status));
+        if (row->first_call_s > 0)
+            fprintf(out, "%.9g", row->first_call_s);
+        if (m)
+            fprintf(out, ",%.9g,%.9g,%.9g,%.4g,%.6g,", row->time_s.median, row->time_s.min,
+                    row->time_s.max, row->time_s.cv, row->gflops);
+        else
+            fputs(",,,,,,", out);
+        if (row->speedup > 0)
+            fprintf(out, "%.4g", row->speedup);
+        fprintf(out, ",%s,", m ? (row->status == CLB_ROW_OK ? "true" : "false") : "");
+        if (row->n_verified)
+            fprintf(out, "%.4g,%.4g", row->verify.max_abs_err, row->verify.rel_err);
+        else
+            fputc(',', out);
+        fputc(',', out);
+        if (row->e2e_s.n)
+            fprintf(out, "%.9g", row->e2e_s.median);
+        fputc(',', out);
+        clb_csv_field(out, row->status == CLB_ROW_OK ? "" : row->reason);
+        fputc('\n', out);
+    }
+    return 0;
+}
+
+int clb_gemm_write(FILE *out, enum clb_format fmt, const struct clb_gemm_report *r)
+{
+    switch (fmt) {
+    case CLB_FORMAT_JSON:
+        return write_json(out, r);
+    case CLB_FORMAT_CSV:
+        return write_csv(out, r);
+    case CLB_FORMAT_TABLE:
+        break;
+    }
+    if (write_table(out, r))
+        return -1;
+    fputc('\n', out);
+    write_libraries(out, r);
+    write_summary(out, r);
+    return 0;
+}

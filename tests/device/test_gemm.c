@@ -1,0 +1,152 @@
+/*
+ * GEMM through every backend on the OpenCL devices present (pocl in CI), at
+ * small odd shapes that are multiples of no tile size: every result must be
+ * measured and verified.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clbench/gemm_run.h"
+#include "require.h"
+
+static struct clb_inventory *inv;
+static struct clb_device **devs;
+
+static const struct clb_gemm_shape shapes[] = {
+    { 1, 1, 1 }, { 17, 33, 9 }, { 65, 31, 129 }, { 100, 1, 100 }, { 3, 200, 5 },
+};
+static const enum clb_precision precs[] = { CLB_FP32, CLB_FP64 };
+
+static void run(double alpha, double beta, bool transfers, struct clb_gemm_results *res)
+{
+    struct clb_error e;
+    struct clb_gemm_options opt = {
+        .shapes = shapes,
+        .n_shapes = sizeof(shapes) / sizeof(shapes[0]),
+        .precisions = precs,
+        .n_precisions = 2,
+        .backends = clb_gemm_backends,
+        .n_backends = 2,
+        .runs = 2,
+        .warmup = 1,
+        .seed = 99,
+        .alpha = alpha,
+        .beta = beta,
+        .transfers = transfers,
+    };
+    assert_int_equal(clb_gemm_run(&opt, devs, inv->n_devices, res, &e), 0);
+    assert_int_equal(res->n_rows, opt.n_shapes * 2 * (1 + inv->n_devices));
+}
+
+static void assert_all_verified(const struct clb_gemm_results *res)
+{
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_gemm_row *r = &res->rows[i];
+        const bool fp64_missing = r->precision == CLB_FP64 && r->device &&
+                                  !clb_device_bool(r->device, CLB_PROP_FP64);
+        if (fp64_missing) {
+            assert_int_equal(r->status, CLB_ROW_UNAVAILABLE);
+            assert_non_null(strstr(r->reason, "fp64"));
+            continue;
+        }
+        if (r->status != CLB_ROW_OK)
+            fail_msg("%s %s %llux%llux%llu: %s: %s", r->backend->name,
+                     clb_precision_name(r->precision), (unsigned long long)r->shape.m,
+                     (unsigned long long)r->shape.n, (unsigned long long)r->shape.k,
+                     clb_row_status_name(r->status), r->reason);
+        assert_true(r->verify.passed);
+        assert_true(r->verify.full);
+        assert_int_equal(r->verify.checked, r->shape.m * r->shape.n);
+        assert_true(r->n_times >= 2);
+        assert_true(r->gflops > 0 && r->first_call_s > 0);
+        assert_true(r->time_s.min <= r->time_s.median && r->time_s.median <= r->time_s.max);
+        assert_true(r->speedup > 0);
+        if (r->backend == res->baseline)
+            assert_true(r->speedup == 1.0);
+    }
+}
+
+static void odd_shapes_beta_zero(void **state)
+{
+    struct clb_gemm_results res;
+
+    (void)state;
+    run(1.0, 0.0, false, &res);
+    assert_all_verified(&res);
+    for (size_t i = 0; i < res.n_rows; i++)
+        if (res.rows[i].status == CLB_ROW_OK)
+            assert_int_equal(res.rows[i].n_verified, 2); /* first and last call */
+    clb_gemm_results_finish(&res);
+}
+
+static void odd_shapes_alpha_beta_transfers(void **state)
+{
+    struct clb_gemm_results res;
+
+    (void)state;
+    run(0.75, -0.5, true, &res);
+    assert_all_verified(&res);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        const struct clb_gemm_row *r = &res.rows[i];
+        if (r->status != CLB_ROW_OK)
+            continue;
+        assert_int_equal(r->e2e_s.n, 2);
+        assert_true(r->e2e_gflops > 0);
+        /* The first call and an end-to-end call were both checked. */
+        assert_int_equal(r->n_verified, 2);
+    }
+    clb_gemm_results_finish(&res);
+}
+
+static void too_large_is_skipped_before_allocating(void **state)
+{
+    struct clb_gemm_results res;
+    struct clb_error e;
+    const struct clb_gemm_backend *clblast = clb_gemm_backend_find("clblast");
+    /* A square matrix of this side is over any device's largest allocation here. */
+    uint64_t side = 1;
+    while (side * side * 4 <= clb_device_u64(devs[0], CLB_PROP_MAX_ALLOC_BYTES))
+        side *= 2;
+    const struct clb_gemm_shape big = { side, side, 1 };
+    const enum clb_precision p = CLB_FP32;
+    struct clb_gemm_options opt = {
+        .shapes = &big, .n_shapes = 1, .precisions = &p, .n_precisions = 1,
+        .backends = &clblast, .n_backends = 1, .runs = 1, .seed = 1, .alpha = 1,
+    };
+
+    (void)state;
+    assert_int_equal(clb_gemm_run(&opt, devs, 1, &res, &e), 0);
+    assert_int_equal(res.n_rows, 1);
+    assert_int_equal(res.rows[0].status, CLB_ROW_SKIPPED);
+    assert_non_null(strstr(res.rows[0].reason, "largest allocation"));
+    clb_gemm_results_finish(&res);
+}
+
+int main(void)
+{
+    struct clb_error e;
+    int skip = clb_test_require_device();
+
+    if (skip)
+        return skip;
+    inv = clb_inventory_create(&e);
+    assert_non_null(inv);
+    devs = calloc(inv->n_devices, sizeof(*devs));
+    for (size_t i = 0; i < inv->n_devices; i++)
+        devs[i] = &inv->devices[i];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(odd_shapes_beta_zero),
+        cmocka_unit_test(odd_shapes_alpha_beta_transfers),
+        cmocka_unit_test(too_large_is_skipped_before_allocating),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    free(devs);
+    clb_inventory_destroy(inv);
+    return rc;
+}

@@ -1,0 +1,128 @@
+/* The GEMM option values: sizes, shapes, precisions, backends, numbers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clbench/gemm_cli.h"
+
+static void sizes_lists_and_ranges(void **state)
+{
+    struct clb_shape_list l = { 0 };
+    struct clb_error e;
+
+    (void)state;
+    assert_int_equal(clb_opt_sizes("512,1024", &l, &e), 0);
+    assert_int_equal(l.n, 2);
+    assert_true(l.v[1].m == 1024 && l.v[1].n == 1024 && l.v[1].k == 1024);
+    memset(&l, 0, sizeof(l));
+    assert_int_equal(clb_opt_sizes("256:4096:x2", &l, &e), 0);
+    assert_int_equal(l.n, 5);
+    assert_true(l.v[0].m == 256 && l.v[4].m == 4096);
+    memset(&l, 0, sizeof(l));
+    assert_int_equal(clb_opt_sizes("100:350:100,7", &l, &e), 0);
+    assert_int_equal(l.n, 4);
+    assert_true(l.v[2].m == 300 && l.v[3].m == 7);
+}
+
+static void sizes_rejected(void **state)
+{
+    static const char *const bad[] = { "",       "0",      "abc",     "-1",  "12x",
+                                       "512,",   ",512",   "1,,2",    "4:2:x2", "1:8:x1",
+                                       "1:8",    "1:8:0",  "1:8:x2:3", "99999999999999999999",
+                                       "2147483648", "1:100000:1" };
+    struct clb_error e;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct clb_shape_list l = { 0 };
+        e.msg[0] = '\0';
+        if (clb_opt_sizes(bad[i], &l, &e) != -1)
+            fail_msg("'%s' accepted", bad[i]);
+        assert_true(strlen(e.msg) > 0);
+    }
+}
+
+static void mnk(void **state)
+{
+    struct clb_shape_list l = { 0 };
+    struct clb_error e;
+    static const char *const bad[] = { "1,2", "1,2,3,4", "1,0,3", "a,b,c", "1,2,", "", "1,,3" };
+
+    (void)state;
+    assert_int_equal(clb_opt_mnk("17,33,9", &l, &e), 0);
+    assert_true(l.n == 1 && l.v[0].m == 17 && l.v[0].n == 33 && l.v[0].k == 9);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        memset(&l, 0, sizeof(l));
+        if (clb_opt_mnk(bad[i], &l, &e) != -1)
+            fail_msg("'%s' accepted", bad[i]);
+    }
+}
+
+static void precisions(void **state)
+{
+    struct clb_precision_list l = { 0 };
+    struct clb_error e;
+
+    (void)state;
+    assert_int_equal(clb_opt_precisions("fp64,fp32,fp64", &l, &e), 0);
+    assert_int_equal(l.n, 2);
+    assert_int_equal(l.v[0], CLB_FP64);
+    assert_int_equal(clb_opt_precisions("all", &l, &e), 0);
+    assert_int_equal(l.n, CLB_PRECISION_COUNT);
+    assert_int_equal(clb_opt_precisions("fp8", &l, &e), -1);
+    assert_non_null(strstr(e.msg, "unknown precision 'fp8'"));
+    assert_int_equal(clb_opt_precisions("fp32,", &l, &e), -1);
+}
+
+static void backends(void **state)
+{
+    struct clb_backend_list l = { 0 };
+    struct clb_error e;
+
+    (void)state;
+    assert_int_equal(clb_opt_backends("openblas", &l, &e), 0);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.v[0]->name, "openblas");
+    assert_int_equal(clb_opt_backends("all", &l, &e), 0);
+    assert_true(l.n >= 2);
+    assert_int_equal(clb_opt_backends("cublas", &l, &e), -1);
+    assert_non_null(strstr(e.msg, "clblast"));
+}
+
+static void numbers(void **state)
+{
+    struct clb_error e;
+    unsigned u;
+    double d;
+
+    (void)state;
+    assert_int_equal(clb_opt_positive("0", &u, &e), -1);
+    assert_int_equal(clb_opt_positive("-1", &u, &e), -1);
+    assert_int_equal(clb_opt_positive("5", &u, &e), 0);
+    assert_int_equal(u, 5);
+    assert_int_equal(clb_opt_uint("0", &u, &e), 0);
+    assert_int_equal(clb_opt_seconds("2.5s", &d, &e), 0);
+    assert_true(d == 2.5);
+    assert_int_equal(clb_opt_seconds("2", &d, &e), 0);
+    assert_int_equal(clb_opt_seconds("-2", &d, &e), -1);
+    assert_int_equal(clb_opt_seconds("s", &d, &e), -1);
+    assert_int_equal(clb_opt_scalar("inf", &d, &e), -1);
+    assert_int_equal(clb_opt_scalar("-0.5", &d, &e), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sizes_lists_and_ranges),
+        cmocka_unit_test(sizes_rejected),
+        cmocka_unit_test(mnk),
+        cmocka_unit_test(precisions),
+        cmocka_unit_test(backends),
+        cmocka_unit_test(numbers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
