@@ -8,10 +8,12 @@
 #   --no-stdout       stdout must be empty (nothing that looks like a result)
 #   --json            stdout must be valid JSON (jq)
 #   --jq FILTER       jq -e FILTER on stdout must be true
+#   --file-jq F FILTER  file F must exist (written by the command) and jq -e FILTER on it be true
 #   --no-platform     run with OCL_ICD_VENDORS pointing at an empty folder
 set -u
 
 rc_want=0 out_re= err_re= one_line=0 no_stdout=0 json=0 jq_filter= no_platform=0
+file= file_filter=
 while [ $# -gt 0 ]; do
     case "$1" in
         --rc) rc_want=$2; shift 2 ;;
@@ -21,6 +23,7 @@ while [ $# -gt 0 ]; do
         --no-stdout) no_stdout=1; shift ;;
         --json) json=1; shift ;;
         --jq) json=1; jq_filter=$2; shift 2 ;;
+        --file-jq) file=$2; file_filter=$3; shift 3 ;;
         --no-platform) no_platform=1; shift ;;
         --) shift; break ;;
         *) echo "expect.sh: unknown check $1" >&2; exit 99 ;;
@@ -34,6 +37,7 @@ if [ $no_platform -eq 1 ]; then
     export OCL_ICD_VENDORS="$tmp/vendors"
 fi
 
+[ -n "$file" ] && rm -f "$file"
 "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 rc=$?
 echo "\$ $*  (exit $rc)"
@@ -57,5 +61,14 @@ if [ $json -eq 1 ]; then
     if [ -n "$jq_filter" ]; then
         jq -e "$jq_filter" "$tmp/out" >/dev/null || fail "jq '$jq_filter' is not true"
     fi
+fi
+if [ -n "$file" ]; then
+    [ -f "$file" ] || fail "$file was not written"
+    case "$file" in
+        *.json) jq -e "$file_filter" "$file" >/dev/null || fail "jq '$file_filter' on $file is not true" ;;
+        *) jq -R -s -e "$file_filter" "$file" >/dev/null || fail "jq -R '$file_filter' on $file is not true" ;;
+    esac
+    ls "$file".* 2>/dev/null | grep -q . && fail "a temporary file was left beside $file"
+    rm -f "$file"
 fi
 echo PASS
