@@ -66,6 +66,8 @@ int main(int argc, char **argv)
     const struct clb_command *cmd;
     struct clb_error e;
     char *default_argv0 = DEFAULT_COMMAND;
+    const int full_argc = argc;
+    char **const full_argv = argv;
 
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         print_help(stdout);
@@ -78,6 +80,12 @@ int main(int argc, char **argv)
     if (argc < 2 || argv[1][0] == '-') {
         /* No command: the default one, with these options. */
         cmd = clb_command_find(DEFAULT_COMMAND);
+        argv = calloc((size_t)argc + 1, sizeof(*argv));
+        if (!argv) {
+            fprintf(stderr, "clbench: out of host memory\n");
+            return 1;
+        }
+        memcpy(argv, full_argv, (size_t)argc * sizeof(*argv));
         argv[0] = default_argv0;
     } else {
         if (!(cmd = clb_command_find(argv[1]))) {
@@ -98,6 +106,8 @@ int main(int argc, char **argv)
         return 1;
     }
     ((struct clb_common *)config)->device = "all";
+    ((struct clb_common *)config)->argc = full_argc;
+    ((struct clb_common *)config)->argv = full_argv;
     if (cmd->defaults)
         cmd->defaults(config);
     if (clb_options_parse(cmd, argc, argv, config, operands, &n_operands, &e) != 0) {
@@ -111,5 +121,7 @@ int main(int argc, char **argv)
     }
     free(operands);
     free(config);
+    if (argv != full_argv && argv != full_argv + 1)
+        free(argv);
     return rc;
 }

@@ -9,6 +9,8 @@
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
+/* clGetExtensionFunctionAddress: the only way to reach loader extensions at 1.2. */
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 
@@ -36,6 +38,13 @@ cl_int clb_cl_check(struct clb_error *e, const char *call, cl_int err);
  */
 cl_program clb_cl_build(cl_context ctx, cl_device_id dev, const char *source,
                         const char *options, struct clb_error *e);
+
+/*
+ * The ICD loader's name and version ("OpenCL ICD Loader", "2.3.1") through
+ * the clGetICDLoaderInfoOCLICD extension (ocl-icd and Khronos's loader);
+ * "unknown" for a loader without it.
+ */
+void clb_icd_loader_info(char *name, size_t name_len, char *version, size_t version_len);
 
 /*
  * One context and in-order queue on one device, the unit every benchmark runs

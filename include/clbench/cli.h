@@ -35,6 +35,8 @@ struct clb_common {
     const char *device; /* -d/--device selector text, "all" by default */
     enum clb_format format;
     bool help;
+    int argc;           /* the whole command line, for the record (set by main) */
+    char **argv;
 };
 
 #define CLB_COMMON_OPTIONS(type)                                                              \

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "clbench/device.h"
 #include "clbench/error.h"
 
@@ -58,8 +60,11 @@ struct clb_gemm_backend {
     const char *name;      /* "clblast", "openblas": what -b/--backend takes */
     bool on_device;        /* runs on each selected OpenCL device; false: once, on the host */
 
-    /* Library name, version and settings for the record ("OpenBLAS 0.3.21 ..."). */
-    void (*describe)(char *buf, size_t len);
+    /*
+     * The library behind it for the record: a new JSON object with at least
+     * "library" and "version", plus what else matters ("core", "threads").
+     */
+    json_t *(*info)(void);
 
     /*
      * Whether it can run precision p on dev (NULL for a host backend).

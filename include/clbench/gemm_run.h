@@ -80,12 +80,14 @@ struct clb_gemm_results {
     size_t n_rows;
     const struct clb_gemm_backend *baseline; /* the host backend speedups are against */
     unsigned host_threads;
+    bool interrupted; /* a signal stopped the run: rows not started are absent */
 };
 
 /*
  * Runs every combination on `devices` (for device backends) and the host.
  * Faults are recorded per row and the run goes on; returns -1 only when
- * host memory for the results themselves runs out.
+ * host memory for the results themselves runs out. After clb_interrupted()
+ * it finishes the call in flight and returns what it measured so far.
  */
 int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *devices,
                  size_t n_devices, struct clb_gemm_results *out, struct clb_error *e);

@@ -32,8 +32,10 @@ json_t *clb_device_json(const struct clb_device *dev);
 
 
 #include "clbench/gemm_run.h"
+#include "clbench/result.h"
 
 struct clb_gemm_report {
+    const struct clb_run_meta *meta;
     const struct clb_gemm_results *results;
     const struct clb_gemm_options *options;
     struct clb_device *const *devices; /* the selected devices */

@@ -13,4 +13,7 @@ void clb_format_flops(double gflops, char *buf, size_t len);
 /* A duration in seconds for people: "812 ns", "3.41 us", "12.5 ms", "2.31 s". */
 void clb_format_seconds(double seconds, char *buf, size_t len);
 
+/* The unit of a result's headline metric for people: "gflops" -> "GFLOP/s". */
+const char *clb_metric_unit(const char *metric);
+
 #endif

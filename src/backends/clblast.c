@@ -43,9 +43,11 @@ struct clblast_state {
     cl_mem a, b, c;
 };
 
-static void clblast_describe(char *buf, size_t len)
+static json_t *clblast_info(void)
 {
-    snprintf(buf, len, "CLBlast %s", CLBENCH_CLBLAST_VERSION);
+    /* CLBlast has no run-time version query: this is the version built against. */
+    return json_pack("{s:s, s:s, s:s}", "library", "CLBlast", "version",
+                     CLBENCH_CLBLAST_VERSION, "version_source", "build");
 }
 
 static bool clblast_supports(const struct clb_device *dev, enum clb_precision p, char *why,
@@ -179,7 +181,7 @@ static int clblast_download(void *state, void *c, struct clb_error *e)
 const struct clb_gemm_backend clb_backend_clblast = {
     .name = "clblast",
     .on_device = true,
-    .describe = clblast_describe,
+    .info = clblast_info,
     .supports = clblast_supports,
     .create = clblast_create,
     .upload = clblast_upload,

@@ -12,10 +12,16 @@ struct openblas_state {
     void *c; /* m*n, the output */
 };
 
-static void openblas_describe(char *buf, size_t len)
+static json_t *openblas_info(void)
 {
-    snprintf(buf, len, "%s; core %s; %d threads", openblas_get_config(),
-             openblas_get_corename(), openblas_get_num_threads());
+    const char *config = openblas_get_config();
+    char version[32] = "unknown";
+
+    /* The config string starts "OpenBLAS 0.3.21 ...". */
+    sscanf(config, "OpenBLAS %31s", version);
+    return json_pack("{s:s, s:s, s:s, s:i, s:s}", "library", "OpenBLAS", "version", version,
+                     "core", openblas_get_corename(), "threads", openblas_get_num_threads(),
+                     "config", config);
 }
 
 static bool openblas_supports(const struct clb_device *dev, enum clb_precision p, char *why,
@@ -106,7 +112,7 @@ static unsigned openblas_get_threads(void)
 const struct clb_gemm_backend clb_backend_openblas = {
     .name = "openblas",
     .on_device = false,
-    .describe = openblas_describe,
+    .info = openblas_info,
     .supports = openblas_supports,
     .create = openblas_create,
     .upload = openblas_upload,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clbench/interrupt.h"
 #include "clbench/timer.h"
 #include "clbench/units.h"
 
@@ -167,13 +168,16 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     if (check_result(row, state, ref, c, "first call", &e))
         goto fault;
 
-    for (unsigned w = 0; w < opt->warmup; w++)
+    for (unsigned w = 0; w < opt->warmup && !clb_interrupted(); w++)
         if (be->run(state, &e))
             goto fault;
 
     if (!(row->times_s = malloc(cap * sizeof(double))))
         goto oom;
-    while (row->n_times < opt->runs || (measured < opt->min_time_s && row->n_times < MAX_TIMED_RUNS)) {
+    /* Interrupted: the call in flight completes, and the row keeps what it measured. */
+    while ((row->n_times < opt->runs ||
+            (measured < opt->min_time_s && row->n_times < MAX_TIMED_RUNS)) &&
+           !(clb_interrupted() && row->n_times > 0)) {
         if (row->n_times == cap) {
             double *grown = realloc(row->times_s, 2 * cap * sizeof(double));
             if (!grown)
@@ -191,7 +195,7 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     if (data->beta == 0.0 && check_result(row, state, ref, c, "last timed call", &e))
         goto fault;
 
-    if (opt->transfers) {
+    if (opt->transfers && !clb_interrupted()) {
         double *e2e = malloc(opt->runs * sizeof(double));
         if (!e2e)
             goto oom;
@@ -302,7 +306,7 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
             for (size_t b = 0; b < opt->n_backends; b++) {
                 const struct clb_gemm_backend *be = opt->backends[b];
                 size_t nd = be->on_device ? n_devices : 1;
-                for (size_t di = 0; di < nd; di++) {
+                for (size_t di = 0; di < nd && !clb_interrupted(); di++) {
                     struct clb_gemm_row *row = &out->rows[n++];
                     const struct clb_device *dev = be->on_device ? devices[di] : NULL;
                     char why[512];
@@ -358,6 +362,7 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
     free(envs);
     free(env_err);
     free(env_state);
+    out->interrupted = clb_interrupted();
     compute_speedups(out);
     return 0;
 }

@@ -1,9 +1,11 @@
 #include <libgen.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "clbench/gemm_cli.h"
+#include "clbench/interrupt.h"
 #include "clbench/report.h"
 #include "common.h"
 
@@ -161,12 +163,17 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         .beta = cfg->beta,
         .progress = isatty(STDERR_FILENO),
     };
+    struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
+                                 .started = time(NULL) };
+    clb_interrupt_install();
     if (clb_gemm_run(&opt, sel.devices, sel.n_devices, &res, &e) != 0) {
         clb_report_error(&e);
         clb_selection_close(&sel);
         return CLB_EXIT_FAILURE;
     }
-    struct clb_gemm_report report = { .results = &res, .options = &opt,
+    meta.complete = !res.interrupted;
+    meta.signal = clb_interrupt_signal();
+    struct clb_gemm_report report = { .meta = &meta, .results = &res, .options = &opt,
                                       .devices = sel.devices, .n_devices = sel.n_devices };
     rc = CLB_EXIT_OK;
     for (size_t i = 0; i < res.n_rows; i++)
@@ -187,6 +194,11 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         rc = CLB_EXIT_FAILURE;
     clb_gemm_results_finish(&res);
     clb_selection_close(&sel);
+    if (meta.signal) {
+        fprintf(stderr, "clbench: interrupted by %s; the results measured so far were kept\n",
+                strsignal(meta.signal));
+        return 128 + meta.signal;
+    }
     return rc;
 }
 

@@ -5,11 +5,15 @@
 extern const struct clb_command clb_cmd_run;
 extern const struct clb_command clb_cmd_devices;
 extern const struct clb_command clb_cmd_gemm;
+extern const struct clb_command clb_cmd_compare;
+extern const struct clb_command clb_cmd_report;
 
 const struct clb_command *const clb_commands[] = {
     &clb_cmd_run,
     &clb_cmd_devices,
     &clb_cmd_gemm,
+    &clb_cmd_compare,
+    &clb_cmd_report,
     NULL,
 };
 

@@ -3,11 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/host.h"
 #include "clbench/report.h"
 #include "clbench/table.h"
 #include "clbench/units.h"
-#include "config.h"
 
 /* A spread (coefficient of variation) above this marks a row as noisy. */
 #define NOISY_CV 0.10
@@ -127,18 +125,6 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
     return 0;
 }
 
-static void write_libraries(FILE *out, const struct clb_gemm_report *r)
-{
-    char buf[512], cpu[128];
-
-    clb_host_cpu_name(cpu, sizeof(cpu));
-    fprintf(out, "host CPU: %s, %u logical CPUs\n", cpu, clb_host_cpus());
-    for (size_t b = 0; b < r->options->n_backends; b++) {
-        r->options->backends[b]->describe(buf, sizeof(buf));
-        fprintf(out, "%s: %s\n", r->options->backends[b]->name, buf);
-    }
-}
-
 /* Per precision, at the largest problem measured: who was fastest, and by how much. */
 static void write_summary(FILE *out, const struct clb_gemm_report *r)
 {
@@ -203,7 +189,7 @@ static json_t *real_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *row_json(const struct clb_gemm_row *row)
+static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_results *res)
 {
     char id[32] = "host";
     json_t *o = json_object(), *times = json_array();
@@ -216,10 +202,16 @@ static json_t *row_json(const struct clb_gemm_row *row)
     if (row->device)
         snprintf(id, sizeof(id), "%u:%u", row->device->platform_index,
                  row->device->device_index);
+    char case_[96];
+    snprintf(case_, sizeof(case_), "%s %" PRIu64 "x%" PRIu64 "x%" PRIu64,
+             clb_precision_name(row->precision), row->shape.m, row->shape.n, row->shape.k);
     json_object_set_new(o, "benchmark", json_string("gemm"));
+    json_object_set_new(o, "case", json_string(case_));
+    json_object_set_new(o, "metric", json_string("gflops"));
     json_object_set_new(o, "device", json_string(id));
     json_object_set_new(o, "device_name", json_string(row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU"));
     json_object_set_new(o, "backend", json_string(row->backend->name));
+    json_object_set_new(o, "baseline", json_boolean(row->backend == res->baseline));
     json_object_set_new(o, "precision", json_string(clb_precision_name(row->precision)));
     json_object_set_new(o, "m", json_integer((json_int_t)row->shape.m));
     json_object_set_new(o, "n", json_integer((json_int_t)row->shape.n));
@@ -262,23 +254,12 @@ static json_t *row_json(const struct clb_gemm_row *row)
 static json_t *report_json(const struct clb_gemm_report *r)
 {
     const struct clb_gemm_options *opt = r->options;
-    char buf[512], cpu[128];
-    json_t *root = json_object(), *libs = json_object(), *devs = json_array(),
-           *rows = json_array();
+    json_t *root = clb_result_doc_create(r->meta, opt->backends, opt->n_backends, r->devices,
+                                         r->n_devices);
+    json_t *rows = json_array();
 
-    if (!root || !libs || !devs || !rows)
+    if (!root || !rows)
         goto oom;
-    clb_host_cpu_name(cpu, sizeof(cpu));
-    json_object_set_new(root, "schema", json_string("clbench-result/1"));
-    json_object_set_new(root, "clbench_version", json_string(CLBENCH_VERSION));
-    json_object_set_new(root, "host", json_pack("{s:s, s:I}", "cpu", cpu, "logical_cpus",
-                                                (json_int_t)clb_host_cpus()));
-    for (size_t b = 0; b < opt->n_backends; b++) {
-        opt->backends[b]->describe(buf, sizeof(buf));
-        json_object_set_new(libs, opt->backends[b]->name, json_string(buf));
-    }
-    json_object_set_new(root, "libraries", libs);
-    libs = NULL;
     json_object_set_new(root, "options",
                         json_pack("{s:I, s:I, s:f, s:I, s:I, s:f, s:f, s:b}", "runs",
                                   (json_int_t)opt->runs, "warmup", (json_int_t)opt->warmup,
@@ -286,12 +267,8 @@ static json_t *report_json(const struct clb_gemm_report *r)
                                   (json_int_t)r->results->host_threads, "seed",
                                   (json_int_t)opt->seed, "alpha", opt->alpha, "beta",
                                   opt->beta, "transfers", opt->transfers));
-    for (size_t i = 0; i < r->n_devices; i++)
-        json_array_append_new(devs, clb_device_json(r->devices[i]));
-    json_object_set_new(root, "devices", devs);
-    devs = NULL;
     for (size_t i = 0; i < r->results->n_rows; i++) {
-        json_t *row = row_json(&r->results->rows[i]);
+        json_t *row = row_json(&r->results->rows[i], r->results);
         if (!row)
             goto oom;
         json_array_append_new(rows, row);
@@ -300,8 +277,6 @@ static json_t *report_json(const struct clb_gemm_report *r)
     return root;
 oom:
     json_decref(root);
-    json_decref(libs);
-    json_decref(devs);
     json_decref(rows);
     return NULL;
 }
@@ -369,7 +344,9 @@ int clb_gemm_write(FILE *out, enum clb_format fmt, const struct clb_gemm_report 
     if (write_table(out, r))
         return -1;
     fputc('\n', out);
-    write_libraries(out, r);
+    clb_result_libraries_text(out, r->options->backends, r->options->n_backends);
     write_summary(out, r);
+    if (r->results->interrupted)
+        fprintf(out, "interrupted: the results above are what was measured before the signal\n");
     return 0;
 }

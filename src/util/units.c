@@ -1,6 +1,7 @@
 #include "clbench/units.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void clb_format_bytes(uint64_t bytes, char *buf, size_t len)
 {
@@ -38,4 +39,17 @@ void clb_format_seconds(double s, char *buf, size_t len)
         snprintf(buf, len, "%.2f ms", s * 1e3);
     else
         snprintf(buf, len, "%.2f s", s);
+}
+
+const char *clb_metric_unit(const char *metric)
+{
+    static const struct {
+        const char *metric, *unit;
+    } units[] = {
+        { "gflops", "GFLOP/s" }, { "giops", "GIOP/s" }, { "gbps", "GB/s" }, { "us", "us" },
+    };
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (strcmp(units[i].metric, metric) == 0)
+            return units[i].unit;
+    return metric;
 }

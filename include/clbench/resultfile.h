@@ -1,0 +1,50 @@
+#ifndef CLBENCH_RESULTFILE_H
+#define CLBENCH_RESULTFILE_H
+
+/*
+ * Reading result documents back (clbench-result/1, docs/result-schema.md)
+ * for `compare` and `report`. Everything read from outside is checked:
+ * a file that is not such a document is refused with a reason that names it.
+ */
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clbench/error.h"
+
+/* Result files larger than this are refused rather than parsed. */
+#define CLB_RESULT_FILE_MAX_BYTES (256u << 20)
+
+/* One result row, as `compare` and `report` need it (strings borrowed from the JSON). */
+struct clb_result_row {
+    const char *benchmark; /* "gemm" */
+    const char *case_;     /* "fp32 1024x1024x1024": the problem within the benchmark */
+    const char *backend;   /* "clblast" */
+    const char *device;    /* device name, "host CPU" for host backends */
+    const char *status;    /* "ok", "failed", ... */
+    const char *precision; /* may be NULL for benchmarks without one */
+    uint64_t m, n, k;      /* 0 when not a GEMM row */
+    const char *metric;    /* key of the headline figure, e.g. "gflops" (higher is better) */
+    bool has_value;        /* status ok and the figure present */
+    double value;          /* the headline figure */
+    double speedup;        /* over the CPU baseline; 0 when absent */
+    bool baseline;         /* this row is the CPU baseline itself */
+};
+
+struct clb_result_file {
+    char *path;
+    json_t *root;
+    const char *version;  /* clbench_version */
+    const char *created;
+    bool complete;
+    struct clb_result_row *rows;
+    size_t n_rows;
+    json_t *devices;      /* borrowed: the "devices" array */
+    json_t *host;         /* borrowed: the "host" object */
+};
+
+/* NULL with e set to "PATH: why" (one line) when the file is unusable. */
+struct clb_result_file *clb_result_file_load(const char *path, struct clb_error *e);
+void clb_result_file_destroy(struct clb_result_file *f);
+
+#endif

@@ -1,0 +1,244 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/compare.h"
+#include "clbench/table.h"
+#include "clbench/units.h"
+#include "common.h"
+
+struct compare_config {
+    struct clb_common common;
+    struct clb_pair_list pairs;
+    double threshold;
+};
+
+static const struct clb_option compare_options[] = {
+    { "pair", 0, "A=B[,C=D]",
+      "Match devices of different names: a device of the first file whose name contains A "
+      "with one of the others whose name contains B", clb_opt_pairs,
+      offsetof(struct compare_config, pairs) },
+    { "threshold", 0, "PERCENT",
+      "Exit 1 when any figure is this much below the first file's (e.g. 5%)", clb_opt_percent,
+      offsetof(struct compare_config, threshold) },
+    { "format", 0, "FMT", "Output format on stdout: table, json or csv (default: table)",
+      clb_opt_format, offsetof(struct compare_config, common.format) },
+    { "help", 'h', NULL, "Show this help and exit", NULL,
+      offsetof(struct compare_config, common.help) },
+    { 0 },
+};
+
+static const char *base(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static int write_table(FILE *out, const struct clb_comparison *c)
+{
+    const char *head[4 + CLB_COMPARE_MAX_FILES];
+    struct clb_table *t;
+    size_t n_cols = 4 + c->n_files;
+
+    head[0] = "BENCHMARK";
+    head[1] = "CASE";
+    head[2] = "BACKEND";
+    head[3] = "DEVICE";
+    for (size_t i = 0; i < c->n_files; i++)
+        head[4 + i] = base(c->files[i]->path);
+    if (!(t = clb_table_create(head, n_cols)))
+        return -1;
+    for (size_t i = 0; i < c->n_files; i++)
+        clb_table_align_right(t, 4 + i);
+    for (size_t r = 0; r < c->n_rows; r++) {
+        const struct clb_compare_row *row = &c->rows[r];
+        char cells[CLB_COMPARE_MAX_FILES][96], dev[300];
+        const char *cp[4 + CLB_COMPARE_MAX_FILES];
+        size_t used = (size_t)snprintf(dev, sizeof(dev), "%s", row->row[0]->device);
+
+        for (size_t i = 0; i < c->n_files; i++) {
+            const struct clb_result_row *ri = row->row[i];
+            if (i > 0 && ri && strcmp(ri->device, row->row[0]->device) && used < sizeof(dev))
+                used += (size_t)snprintf(dev + used, sizeof(dev) - used, " / %s", ri->device);
+            if (!ri)
+                snprintf(cells[i], sizeof(cells[i]), "-");
+            else if (!ri->has_value)
+                snprintf(cells[i], sizeof(cells[i]), "%s", ri->status);
+            else if (i == 0 || row->ratio[i] == 0)
+                snprintf(cells[i], sizeof(cells[i]), "%.4g %s", ri->value,
+                         clb_metric_unit(ri->metric));
+            else
+                snprintf(cells[i], sizeof(cells[i]), "%.4g %s (%.2fx)%s", ri->value,
+                         clb_metric_unit(ri->metric), row->ratio[i],
+                         c->threshold > 0 && row->ratio[i] < 1.0 - c->threshold ? " !" : "");
+            cp[4 + i] = cells[i];
+        }
+        cp[0] = row->row[0]->benchmark;
+        cp[1] = row->row[0]->case_;
+        cp[2] = row->row[0]->backend;
+        cp[3] = dev;
+        if (clb_table_add(t, cp)) {
+            clb_table_destroy(t);
+            return -1;
+        }
+    }
+    clb_table_print(t, out);
+    clb_table_destroy(t);
+    fputc('\n', out);
+    for (size_t g = 0; g < c->n_groups; g++) {
+        const struct clb_compare_group *gr = &c->groups[g];
+        fprintf(out, "geometric mean, %s vs %s: %s (%s)", base(c->files[gr->file]->path),
+                base(c->files[0]->path), gr->device0, gr->backend);
+        if (strcmp(gr->device0, gr->device))
+            fprintf(out, " / %s", gr->device);
+        fprintf(out, ": %.3fx over %zu result%s\n", gr->geomean, gr->n, gr->n == 1 ? "" : "s");
+    }
+    if (c->threshold > 0)
+        fprintf(out, "%zu figure%s more than %.3g%% below the first file's (marked !)\n",
+                c->n_regressions, c->n_regressions == 1 ? "" : "s", c->threshold * 100.0);
+    return 0;
+}
+
+static int write_json(FILE *out, const struct clb_comparison *c)
+{
+    json_t *root = json_object(), *files = json_array(), *rows = json_array(),
+           *groups = json_array();
+
+    for (size_t i = 0; i < c->n_files; i++)
+        json_array_append_new(files, json_pack("{s:s, s:s, s:s, s:b}", "path",
+                                               c->files[i]->path, "clbench_version",
+                                               c->files[i]->version, "created",
+                                               c->files[i]->created, "complete",
+                                               c->files[i]->complete));
+    for (size_t r = 0; r < c->n_rows; r++) {
+        const struct clb_compare_row *row = &c->rows[r];
+        json_t *values = json_array(), *ratios = json_array(), *devices = json_array();
+        for (size_t i = 0; i < c->n_files; i++) {
+            const struct clb_result_row *ri = row->row[i];
+            json_array_append_new(values, ri && ri->has_value ? json_real(ri->value) : json_null());
+            json_array_append_new(devices, ri ? json_string(ri->device) : json_null());
+            json_array_append_new(ratios, i == 0 ? json_real(1.0)
+                                          : row->ratio[i] > 0 ? json_real(row->ratio[i])
+                                                              : json_null());
+        }
+        json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "benchmark",
+                                              row->row[0]->benchmark, "case", row->row[0]->case_,
+                                              "backend", row->row[0]->backend, "metric",
+                                              row->row[0]->metric, "devices", devices, "values",
+                                              values, "ratios", ratios));
+    }
+    for (size_t g = 0; g < c->n_groups; g++) {
+        const struct clb_compare_group *gr = &c->groups[g];
+        json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:s, s:I, s:f}", "file",
+                                                c->files[gr->file]->path, "device_first",
+                                                gr->device0, "device", gr->device, "backend",
+                                                gr->backend, "n", (json_int_t)gr->n, "geomean",
+                                                gr->geomean));
+    }
+    json_object_set_new(root, "files", files);
+    json_object_set_new(root, "rows", rows);
+    json_object_set_new(root, "geomeans", groups);
+    if (c->threshold > 0) {
+        json_object_set_new(root, "threshold", json_real(c->threshold));
+        json_object_set_new(root, "regressions", json_integer((json_int_t)c->n_regressions));
+    }
+    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(root);
+    return rc;
+}
+
+static int write_csv(FILE *out, const struct clb_comparison *c)
+{
+    fputs("benchmark,case,backend,device,file,device_in_file,value,ratio\n", out);
+    for (size_t r = 0; r < c->n_rows; r++) {
+        const struct clb_compare_row *row = &c->rows[r];
+        for (size_t i = 0; i < c->n_files; i++) {
+            const struct clb_result_row *ri = row->row[i];
+            fprintf(out, "%s,", row->row[0]->benchmark);
+            clb_csv_field(out, row->row[0]->case_);
+            fprintf(out, ",%s,", row->row[0]->backend);
+            clb_csv_field(out, row->row[0]->device);
+            fputc(',', out);
+            clb_csv_field(out, c->files[i]->path);
+            fputc(',', out);
+            clb_csv_field(out, ri ? ri->device : "");
+            if (ri && ri->has_value)
+                fprintf(out, ",%.9g", ri->value);
+            else
+                fputc(',', out);
+            if (i == 0 || row->ratio[i] > 0)
+                fprintf(out, ",%.6g\n", i == 0 ? 1.0 : row->ratio[i]);
+            else
+                fputs(",\n", out);
+        }
+    }
+    return 0;
+}
+
+static int compare_run(void *config, int n_files, char **paths)
+{
+    struct compare_config *cfg = config;
+    struct clb_result_file *files[CLB_COMPARE_MAX_FILES] = { 0 };
+    struct clb_comparison cmp;
+    struct clb_error e;
+    int rc = CLB_EXIT_USAGE;
+
+    if (n_files < 2 || n_files > CLB_COMPARE_MAX_FILES) {
+        fprintf(stderr, "clbench compare: give 2 to %d result files (see 'clbench compare "
+                        "--help')\n", CLB_COMPARE_MAX_FILES);
+        return CLB_EXIT_USAGE;
+    }
+    for (int i = 0; i < n_files; i++) {
+        if (!(files[i] = clb_result_file_load(paths[i], &e))) {
+            fprintf(stderr, "clbench compare: %s\n", e.msg);
+            goto out;
+        }
+    }
+    for (int i = 1; i < n_files; i++)
+        if (strcmp(files[i]->version, files[0]->version))
+            fprintf(stderr, "clbench compare: note: %s was written by clbench %s, %s by %s; "
+                            "methods may differ\n", paths[0], files[0]->version, paths[i],
+                    files[i]->version);
+    for (int i = 0; i < n_files; i++)
+        if (!files[i]->complete)
+            fprintf(stderr, "clbench compare: note: %s is incomplete (its run was interrupted)\n",
+                    paths[i]);
+    if (clb_compare(files, (size_t)n_files, &cfg->pairs, cfg->threshold, &cmp, &e)) {
+        fprintf(stderr, "clbench compare: %s\n", e.msg);
+        rc = CLB_EXIT_FAILURE;
+        goto out;
+    }
+    switch (cfg->common.format) {
+    case CLB_FORMAT_JSON:
+        rc = write_json(stdout, &cmp);
+        break;
+    case CLB_FORMAT_CSV:
+        rc = write_csv(stdout, &cmp);
+        break;
+    case CLB_FORMAT_TABLE:
+        rc = write_table(stdout, &cmp);
+        break;
+    }
+    rc = rc ? CLB_EXIT_FAILURE : clb_finish_stdout();
+    if (rc == CLB_EXIT_OK && cmp.n_regressions > 0) {
+        fprintf(stderr, "clbench compare: %zu figure%s regressed by more than %.3g%%\n",
+                cmp.n_regressions, cmp.n_regressions == 1 ? "" : "s", cfg->threshold * 100.0);
+        rc = CLB_EXIT_FAILURE;
+    }
+    clb_comparison_finish(&cmp);
+out:
+    for (int i = 0; i < n_files; i++)
+        clb_result_file_destroy(files[i]);
+    return rc;
+}
+
+const struct clb_command clb_cmd_compare = {
+    .name = "compare",
+    .summary = "Line up result files (runs, machines): each figure, its ratio to the first "
+               "file's, and geometric means per device.",
+    .usage = "FIRST.json OTHER.json...",
+    .options = compare_options,
+    .config_size = sizeof(struct compare_config),
+    .run = compare_run,
+    .max_operands = CLB_COMPARE_MAX_FILES,
+};

@@ -1,0 +1,205 @@
+#include "clbench/resultfile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "clbench/result.h"
+
+static const char *opt_string(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int need_string(json_t *o, const char *key, size_t i, const char **out,
+                       struct clb_error *e)
+{
+    if (!(*out = opt_string(o, key))) {
+        clb_error_set(e, "results[%zu].%s is missing or not a string", i, key);
+        return -1;
+    }
+    return 0;
+}
+
+static int read_count(json_t *o, const char *key, size_t i, uint64_t *out, struct clb_error *e)
+{
+    json_t *v = json_object_get(o, key);
+
+    *out = 0;
+    if (!v)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 1) {
+        clb_error_set(e, "results[%zu].%s is not a positive integer", i, key);
+        return -1;
+    }
+    *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
+static int read_figure(json_t *o, const char *key, size_t i, double *out, bool *present,
+                       struct clb_error *e)
+{
+    json_t *v = json_object_get(o, key);
+
+    *present = false;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0) {
+        clb_error_set(e, "results[%zu].%s is not a non-negative number", i, key);
+        return -1;
+    }
+    *out = json_number_value(v);
+    *present = true;
+    return 0;
+}
+
+static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
+{
+    bool present;
+
+    if (!json_is_object(o)) {
+        clb_error_set(e, "results[%zu] is not an object", i);
+        return -1;
+    }
+    if (need_string(o, "benchmark", i, &r->benchmark, e) ||
+        need_string(o, "case", i, &r->case_, e) || need_string(o, "backend", i, &r->backend, e) ||
+        need_string(o, "device_name", i, &r->device, e) ||
+        need_string(o, "status", i, &r->status, e) || need_string(o, "metric", i, &r->metric, e))
+        return -1;
+    r->precision = opt_string(o, "precision");
+    if (read_count(o, "m", i, &r->m, e) || read_count(o, "n", i, &r->n, e) ||
+        read_count(o, "k", i, &r->k, e))
+        return -1;
+    if (read_figure(o, r->metric, i, &r->value, &present, e))
+        return -1;
+    r->has_value = present && strcmp(r->status, "ok") == 0;
+    if (read_figure(o, "speedup", i, &r->speedup, &present, e))
+        return -1;
+    if (!present)
+        r->speedup = 0;
+    json_t *b = json_object_get(o, "baseline");
+    if (b && !json_is_boolean(b)) {
+        clb_error_set(e, "results[%zu].baseline is not true/false", i);
+        return -1;
+    }
+    r->baseline = json_is_true(b);
+    return 0;
+}
+
+static int check_file(const char *path, struct clb_error *e)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0) {
+        clb_error_set(e, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        clb_error_set(e, "is a directory, not a result file");
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        clb_error_set(e, "is not a regular file");
+        return -1;
+    }
+    if (st.st_size == 0) {
+        clb_error_set(e, "is empty");
+        return -1;
+    }
+    if ((uint64_t)st.st_size > CLB_RESULT_FILE_MAX_BYTES) {
+        clb_error_set(e, "is larger than %u MiB: not a clbench result", CLB_RESULT_FILE_MAX_BYTES >> 20);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse(struct clb_result_file *f, struct clb_error *e)
+{
+    json_error_t je;
+    json_t *results, *v;
+    const char *schema;
+
+    f->root = json_load_file(f->path, JSON_REJECT_DUPLICATES, &je);
+    if (!f->root) {
+        /* The parser quotes the input near the error: keep binary bytes off the terminal. */
+        for (char *c = je.text; *c; c++)
+            if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+                *c = '?';
+        clb_error_set(e, "not valid JSON: %s (line %d, column %d)", je.text, je.line, je.column);
+        return -1;
+    }
+    if (!json_is_object(f->root)) {
+        clb_error_set(e, "not a clbench result (the document is not an object)");
+        return -1;
+    }
+    schema = opt_string(f->root, "schema");
+    if (!schema || strcmp(schema, CLB_RESULT_SCHEMA) != 0) {
+        clb_error_set(e, "not a clbench result: schema is %s%s%s, expected \"%s\"",
+                      schema ? "\"" : "", schema ? schema : "missing", schema ? "\"" : "",
+                      CLB_RESULT_SCHEMA);
+        return -1;
+    }
+    f->version = opt_string(f->root, "clbench_version");
+    f->created = opt_string(f->root, "created");
+    if (!f->version || !f->created) {
+        clb_error_set(e, "clbench_version or created is missing or not a string");
+        return -1;
+    }
+    v = json_object_get(f->root, "complete");
+    if (!json_is_boolean(v)) {
+        clb_error_set(e, "complete is missing or not true/false");
+        return -1;
+    }
+    f->complete = json_is_true(v);
+    f->devices = json_object_get(f->root, "devices");
+    f->host = json_object_get(f->root, "host");
+    if (!json_is_array(f->devices) || !json_is_object(f->host)) {
+        clb_error_set(e, "devices or host is missing or of the wrong type");
+        return -1;
+    }
+    results = json_object_get(f->root, "results");
+    if (!json_is_array(results)) {
+        clb_error_set(e, "results is missing or not an array");
+        return -1;
+    }
+    f->n_rows = json_array_size(results);
+    f->rows = calloc(f->n_rows + 1, sizeof(*f->rows));
+    if (!f->rows) {
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
+    for (size_t i = 0; i < f->n_rows; i++)
+        if (read_row(json_array_get(results, i), i, &f->rows[i], e))
+            return -1;
+    return 0;
+}
+
+struct clb_result_file *clb_result_file_load(const char *path, struct clb_error *e)
+{
+    struct clb_result_file *f = calloc(1, sizeof(*f));
+
+    if (!f || !(f->path = strdup(path))) {
+        free(f);
+        clb_error_set(e, "%s: out of host memory", path);
+        return NULL;
+    }
+    if (check_file(path, e) || parse(f, e)) {
+        clb_error_prefix(e, "%s", path);
+        clb_result_file_destroy(f);
+        return NULL;
+    }
+    return f;
+}
+
+void clb_result_file_destroy(struct clb_result_file *f)
+{
+    if (!f)
+        return;
+    free(f->rows);
+    json_decref(f->root);
+    free(f->path);
+    free(f);
+}

@@ -1,0 +1,35 @@
+#include "clbench/interrupt.h"
+
+#include <signal.h>
+#include <string.h>
+
+static volatile sig_atomic_t received;
+
+static void on_signal(int sig)
+{
+    /* A second Ctrl-C while the first is being honoured means "now". */
+    if (received)
+        signal(sig, SIG_DFL), raise(sig);
+    received = sig;
+}
+
+void clb_interrupt_install(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+bool clb_interrupted(void)
+{
+    return received != 0;
+}
+
+int clb_interrupt_signal(void)
+{
+    return (int)received;
+}
