@@ -6,13 +6,14 @@
 #   --err RE          stderr must match RE
 #   --one-line-error  stderr is exactly one line starting with "clbench"
 #   --no-stdout       stdout must be empty (nothing that looks like a result)
+#   --no-stderr       stderr must be empty
 #   --json            stdout must be valid JSON (jq)
 #   --jq FILTER       jq -e FILTER on stdout must be true
 #   --file-jq F FILTER  file F must exist (written by the command) and jq -e FILTER on it be true
 #   --no-platform     run with OCL_ICD_VENDORS pointing at an empty folder
 set -u
 
-rc_want=0 out_re= err_re= one_line=0 no_stdout=0 json=0 jq_filter= no_platform=0
+rc_want=0 out_re= err_re= one_line=0 no_stdout=0 no_stderr=0 json=0 jq_filter= no_platform=0
 file= file_filter=
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -21,6 +22,7 @@ while [ $# -gt 0 ]; do
         --err) err_re=$2; shift 2 ;;
         --one-line-error) one_line=1; shift ;;
         --no-stdout) no_stdout=1; shift ;;
+        --no-stderr) no_stderr=1; shift ;;
         --json) json=1; shift ;;
         --jq) json=1; jq_filter=$2; shift 2 ;;
         --file-jq) file=$2; file_filter=$3; shift 3 ;;
@@ -56,6 +58,7 @@ if [ $one_line -eq 1 ]; then
     head -n1 "$tmp/err" | grep -q '^clbench' || fail "stderr does not start with 'clbench'"
 fi
 if [ $no_stdout -eq 1 ]; then [ ! -s "$tmp/out" ] || fail "stdout is not empty"; fi
+if [ $no_stderr -eq 1 ]; then [ ! -s "$tmp/err" ] || fail "stderr is not empty"; fi
 if [ $json -eq 1 ]; then
     jq -e . "$tmp/out" >/dev/null || fail "stdout is not valid JSON"
     if [ -n "$jq_filter" ]; then
