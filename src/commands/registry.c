@@ -7,6 +7,7 @@ extern const struct clb_command clb_cmd_devices;
 extern const struct clb_command clb_cmd_gemm;
 extern const struct clb_command clb_cmd_compare;
 extern const struct clb_command clb_cmd_report;
+extern const struct clb_command clb_cmd_fit;
 
 const struct clb_command *const clb_commands[] = {
     &clb_cmd_run,
@@ -14,6 +15,7 @@ const struct clb_command *const clb_commands[] = {
     &clb_cmd_gemm,
     &clb_cmd_compare,
     &clb_cmd_report,
+    &clb_cmd_fit,
     NULL,
 };
 

@@ -2,9 +2,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/fit.h"
 #include "clbench/report.h"
 #include "clbench/table.h"
 #include "clbench/units.h"
+
+/* The compact "will it fit" figure: the largest fp16 model, inference, default allowance. */
+#define FIT_OVERHEAD 0.20
+
+static uint64_t fp16_params(const struct clb_device *d)
+{
+    return clb_fit_max_params(clb_device_u64(d, CLB_PROP_GLOBAL_MEM_BYTES), CLB_DT_FP16,
+                              FIT_OVERHEAD, CLB_FIT_INFER);
+}
 
 static json_t *prop_json(const struct clb_prop_desc *d, const struct clb_prop *p)
 {
@@ -85,6 +95,9 @@ static int write_json(FILE *out, const struct clb_devices_report *r)
         json_t *d = clb_device_json(r->devices[i]);
         if (!d)
             goto out;
+        json_object_set_new(d, "fit", json_pack("{s:I, s:f}", "max_fp16_params",
+                                                (json_int_t)fp16_params(r->devices[i]),
+                                                "overhead", FIT_OVERHEAD));
         if (r->checks)
             json_object_set_new(d, "check", check_json(&r->checks[i]));
         json_array_append_new(devs, d);
@@ -118,11 +131,12 @@ static void short_version(const char *v, char *buf, size_t len)
 
 enum { CORE_FIRST = CLB_PROP_NAME, CORE_LAST = CLB_PROP_FP16 };
 
+
 static int write_table(FILE *out, const struct clb_devices_report *r)
 {
     static const char *const head[] = { "ID",     "TYPE", "NAME",   "VENDOR",    "DRIVER",
                                          "OPENCL", "CU",   "CLOCK",  "GLOBAL",    "MAX-ALLOC",
-                                         "LOCAL",  "FP64", "FP16",   "CHECK" };
+                                         "LOCAL",  "FP64", "FP16",   "FITS (FP16)", "CHECK" };
     size_t n_cols = sizeof(head) / sizeof(head[0]) - (r->checks ? 0 : 1);
     struct clb_table *t = clb_table_create(head, n_cols);
 
@@ -130,10 +144,11 @@ static int write_table(FILE *out, const struct clb_devices_report *r)
         return -1;
     for (size_t c = 6; c <= 10; c++)
         clb_table_align_right(t, c);
+    clb_table_align_right(t, 13);
     for (size_t i = 0; i < r->n_devices; i++) {
         const struct clb_device *d = r->devices[i];
-        char v[CORE_LAST + 1][160], id[32], ver[32], chk[600] = "";
-        const char *cells[14];
+        char v[CORE_LAST + 1][160], id[32], ver[32], chk[600] = "", fit[32] = "<= ";
+        const char *cells[15];
 
         for (int p = CORE_FIRST; p <= CORE_LAST; p++)
             clb_prop_format(&clb_prop_descs[p], &d->props[p], v[p], sizeof(v[p]));
@@ -154,7 +169,9 @@ static int write_table(FILE *out, const struct clb_devices_report *r)
         cells[10] = v[CLB_PROP_LOCAL_MEM_BYTES];
         cells[11] = v[CLB_PROP_FP64];
         cells[12] = v[CLB_PROP_FP16];
-        cells[13] = chk;
+        clb_format_params(fp16_params(d), fit + 3, sizeof(fit) - 3);
+        cells[13] = fit;
+        cells[14] = chk;
         if (clb_table_add(t, cells) != 0) {
             clb_table_destroy(t);
             return -1;
@@ -229,7 +246,7 @@ static int write_csv(FILE *out, const struct clb_devices_report *r)
     fputs("id,platform", out);
     for (int p = 0; p <= last; p++)
         fprintf(out, ",%s", clb_prop_descs[p].key);
-    fputs(r->checks ? ",check_ok,check_error\n" : "\n", out);
+    fputs(r->checks ? ",max_fp16_params,check_ok,check_error\n" : ",max_fp16_params\n", out);
     for (size_t i = 0; i < r->n_devices; i++) {
         const struct clb_device *d = r->devices[i];
         fprintf(out, "%u:%u,", d->platform_index, d->device_index);
@@ -253,6 +270,7 @@ static int write_csv(FILE *out, const struct clb_devices_report *r)
                                                k ? "x" : "", pr->num[k]);
             fputs(v, out);
         }
+        fprintf(out, ",%" PRIu64, fp16_params(d));
         if (r->checks) {
             fprintf(out, ",%s,", r->checks[i].ok ? "true" : "false");
             clb_csv_field(out, r->checks[i].ok ? "" : r->checks[i].error.msg);

@@ -1,0 +1,206 @@
+/* Model memory arithmetic against hand-computed cases, and the presets against their
+ * published parameter counts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <math.h>
+#include <cmocka.h>
+
+#include "clbench/fit.h"
+
+static struct clb_fit_request infer(uint64_t params, enum clb_dtype d, double overhead)
+{
+    struct clb_fit_request r = { .params = params, .dtype = d, .kv_dtype = CLB_DT_FP16,
+                                 .overhead = overhead, .mode = CLB_FIT_INFER, .batch = 1 };
+    return r;
+}
+
+static void seven_b_fp16_is_14_gb(void **state)
+{
+    struct clb_fit_request r = infer(7000000000ull, CLB_DT_FP16, 0.20);
+    struct clb_fit_estimate e;
+    struct clb_error err;
+    char buf[64];
+
+    (void)state;
+    assert_int_equal(clb_fit_estimate(&r, &e, &err), 0);
+    assert_true(e.weights_bytes == 14000000000ull);
+    assert_false(e.kv_counted);
+    assert_true(e.overhead_bytes == 2800000000ull);
+    assert_true(e.total_bytes == 16800000000ull);
+    clb_format_gb_gib(e.weights_bytes, buf, sizeof(buf));
+    assert_string_equal(buf, "14.0 GB (13.0 GiB)");
+}
+
+static void llama2_7b_kv_cache_is_2_gib(void **state)
+{
+    const struct clb_model *m = clb_model_find("Llama-2-7B");
+    struct clb_fit_request r = infer(m->params, CLB_DT_FP16, 0.0);
+    struct clb_fit_estimate e;
+    struct clb_error err;
+
+    (void)state;
+    assert_non_null(m);
+    r.has_shape = true;
+    r.shape = m->shape;
+    r.context = 4096;
+    assert_int_equal(clb_fit_estimate(&r, &e, &err), 0);
+    assert_true(e.kv_counted);
+    assert_true(e.kv_cache_bytes == 2ull << 30);
+    /* int8 KV halves it; a batch of 4 quadruples it. */
+    r.kv_dtype = CLB_DT_INT8;
+    r.batch = 4;
+    assert_int_equal(clb_fit_estimate(&r, &e, &err), 0);
+    assert_true(e.kv_cache_bytes == 4ull << 30);
+}
+
+static void eighty_gib_int4_holds_172_b(void **state)
+{
+    uint64_t p = clb_fit_max_params(80ull << 30, CLB_DT_INT4, 0.0, CLB_FIT_INFER);
+
+    (void)state;
+    assert_true(p == 171798691840ull); /* 80 * 2^30 / 0.5 */
+    assert_true(fabs((double)p / 1e9 - 172) < 0.5);
+    /* The allowance shrinks it; fp32 holds an eighth as many. */
+    assert_true(clb_fit_max_params(80ull << 30, CLB_DT_INT4, 0.2, CLB_FIT_INFER) ==
+                (uint64_t)floor(171798691840.0 / 1.2));
+    assert_true(clb_fit_max_params(80ull << 30, CLB_DT_FP32, 0.0, CLB_FIT_INFER) ==
+                171798691840ull / 8);
+}
+
+static void training_is_16_bytes_per_param(void **state)
+{
+    struct clb_fit_request r = infer(7000000000ull, CLB_DT_FP16, 0.0);
+    struct clb_fit_estimate e;
+    struct clb_error err;
+
+    (void)state;
+    r.mode = CLB_FIT_TRAIN;
+    assert_int_equal(clb_fit_estimate(&r, &e, &err), 0);
+    assert_true(e.weights_bytes == 14000000000ull && e.gradients_bytes == 14000000000ull);
+    assert_true(e.master_bytes == 28000000000ull && e.optimizer_bytes == 56000000000ull);
+    assert_true(e.total_bytes == 112000000000ull);
+    assert_true(clb_fit_max_params(160000000000ull, CLB_DT_FP16, 0.0, CLB_FIT_TRAIN) ==
+                10000000000ull);
+}
+
+static void int4_rounds_up(void **state)
+{
+    struct clb_fit_request r = infer(3, CLB_DT_INT4, 0.0);
+    struct clb_fit_estimate e;
+    struct clb_error err;
+
+    (void)state;
+    assert_int_equal(clb_fit_estimate(&r, &e, &err), 0);
+    assert_true(e.weights_bytes == 2);
+}
+
+static void overflow_is_an_error(void **state)
+{
+    struct clb_fit_request r = infer(9000000000000000ull, CLB_DT_FP32, 0.2);
+    struct clb_fit_estimate e;
+    struct clb_error err;
+
+    (void)state;
+    r.has_shape = true;
+    r.shape = (struct clb_model_shape){ 4000000000ull, 4000000000ull, 4000000000ull,
+                                        4000000000ull, 4000000000ull };
+    r.context = 4000000000ull;
+    assert_int_equal(clb_fit_estimate(&r, &e, &err), -1);
+    assert_non_null(strstr(err.msg, "overflows"));
+}
+
+static void presets_match_published_counts(void **state)
+{
+    (void)state;
+    assert_true(clb_n_models >= 8);
+    for (size_t i = 0; i < clb_n_models; i++) {
+        const struct clb_model *m = &clb_models[i];
+        double from_shape = (double)clb_model_params_from_shape(m);
+        double rel = fabs(from_shape / (double)m->params - 1.0);
+        if (rel > 0.01)
+            fail_msg("%s: shape gives %.4g parameters, published %.4g", m->name, from_shape,
+                     (double)m->params);
+        assert_true(m->shape.kv_heads <= m->shape.heads && m->shape.heads % m->shape.kv_heads == 0);
+        assert_ptr_equal(clb_model_find(m->name), m);
+    }
+    assert_null(clb_model_find("gpt-5"));
+}
+
+static void presets_kv_per_token(void **state)
+{
+    /* Widely quoted fp16 KV cache per token: 2 * layers * kv_heads * head_dim * 2 bytes. */
+    static const struct {
+        const char *name;
+        uint64_t bytes;
+    } want[] = { { "llama-2-7b", 512 << 10 }, { "llama-2-70b", 320 << 10 },
+                 { "llama-3-8b", 128 << 10 }, { "mistral-7b", 128 << 10 } };
+    (void)state;
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const struct clb_model *m = clb_model_find(want[i].name);
+        assert_non_null(m);
+        assert_true(2 * m->shape.layers * m->shape.kv_heads * m->shape.head_dim * 2 ==
+                    want[i].bytes);
+    }
+}
+
+static void parse_params(void **state)
+{
+    static const struct {
+        const char *s;
+        uint64_t v;
+    } good[] = { { "7B", 7000000000ull }, { "6.7b", 6700000000ull }, { "125M", 125000000 },
+                 { "1.5T", 1500000000000ull }, { "350K", 350000 }, { "7000000000", 7000000000ull } };
+    static const char *const bad[] = { "-3B", "", "B", "7X", "0", "0.0000001", "1e400",
+                                       "99999999999T", "nanB", " 7B", "7B " };
+    struct clb_error e;
+    uint64_t v;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        assert_int_equal(clb_parse_params(good[i].s, &v, &e), 0);
+        assert_true(v == good[i].v);
+    }
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        if (clb_parse_params(bad[i], &v, &e) != -1)
+            fail_msg("'%s' accepted", bad[i]);
+}
+
+static void formatting(void **state)
+{
+    char b[32];
+    enum clb_dtype d;
+    struct clb_error e;
+
+    (void)state;
+    clb_format_params(6740000000ull, b, sizeof(b));
+    assert_string_equal(b, "6.74 B");
+    clb_format_params(124000000ull, b, sizeof(b));
+    assert_string_equal(b, "124 M");
+    clb_format_params(1500000000000ull, b, sizeof(b));
+    assert_string_equal(b, "1.50 T");
+    assert_int_equal(clb_opt_dtype("bf16", &d, &e), 0);
+    assert_int_equal(d, CLB_DT_BF16);
+    assert_int_equal(clb_dtype_bits(CLB_DT_INT4), 4);
+    assert_int_equal(clb_opt_dtype("fp7", &d, &e), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(seven_b_fp16_is_14_gb),
+        cmocka_unit_test(llama2_7b_kv_cache_is_2_gib),
+        cmocka_unit_test(eighty_gib_int4_holds_172_b),
+        cmocka_unit_test(training_is_16_bytes_per_param),
+        cmocka_unit_test(int4_rounds_up),
+        cmocka_unit_test(overflow_is_an_error),
+        cmocka_unit_test(presets_match_published_counts),
+        cmocka_unit_test(presets_kv_per_token),
+        cmocka_unit_test(parse_params),
+        cmocka_unit_test(formatting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
