@@ -40,6 +40,25 @@ cl_program clb_cl_build(cl_context ctx, cl_device_id dev, const char *source,
                         const char *options, struct clb_error *e);
 
 /*
+ * clCreateBuffer through the fault-injection hook below; use it for every
+ * buffer clbench allocates itself.
+ */
+cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host,
+                     cl_int *err);
+
+/*
+ * Fault injection for tests, from the environment (never set in normal use):
+ *   CLBENCH_FAULT_BUILD=TEXT  builds whose options contain TEXT ("*": all) get
+ *                             a source that does not compile: a real compiler
+ *                             error and build log;
+ *   CLBENCH_FAULT_ALLOC=N     the N-th buffer clbench allocates (from 1), and
+ *                             every later one, fails with
+ *                             CL_MEM_OBJECT_ALLOCATION_FAILURE.
+ */
+bool clb_fault_build(const char *options);
+bool clb_fault_alloc(void);
+
+/*
  * The ICD loader's name and version ("OpenCL ICD Loader", "2.3.1") through
  * the clGetICDLoaderInfoOCLICD extension (ocl-icd and Khronos's loader);
  * "unknown" for a loader without it.

@@ -84,6 +84,8 @@ int clb_opt_json(const char *arg, void *field, struct clb_error *e);     /* form
  */
 int clb_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
                   struct clb_error *e);
+/* A size in bytes: "4096", "64K", "256M", "1G" (binary: K = 1024), > 0. */
+int clb_parse_bytes(const char *s, uint64_t *out, struct clb_error *e);
 /* A finite decimal number in [min, max]. */
 int clb_parse_double(const char *s, double min, double max, double *out, struct clb_error *e);
 

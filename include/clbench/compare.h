@@ -5,7 +5,9 @@
  * Lining up result files: each row of the first file against the row of
  * every other file with the same benchmark, case and backend on a matching
  * device (same name, or paired with --pair). Ratios are other / first of the
- * headline figure (higher is better); per device pair, their geometric mean.
+ * headline figure; per device pair, their geometric mean. A regression is a
+ * ratio below 1 - threshold, or above 1 + threshold for lower-is-better
+ * metrics (latency).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,7 +51,7 @@ struct clb_comparison {
     size_t n_rows;
     struct clb_compare_group *groups;
     size_t n_groups;
-    size_t n_regressions; /* ratios below 1 - threshold */
+    size_t n_regressions; /* ratios worse than the threshold allows */
     double threshold;     /* 0: none */
 };
 
@@ -58,6 +60,9 @@ int clb_compare(struct clb_result_file *const *files, size_t n_files,
                 const struct clb_pair_list *pairs, double threshold, struct clb_comparison *out,
                 struct clb_error *e);
 void clb_comparison_finish(struct clb_comparison *c);
+
+/* Whether `ratio` (other / first) is worse than `threshold` allows for this metric. */
+bool clb_compare_regressed(const char *metric, double ratio, double threshold);
 
 /* Whether two device names match, directly or through a pair. */
 bool clb_devices_match(const char *first, const char *other, const struct clb_pair_list *pairs);

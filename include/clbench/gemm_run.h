@@ -70,6 +70,7 @@ struct clb_gemm_row {
     unsigned n_verified;             /* results checked (first call, last call, ...) */
 
     double speedup;            /* gflops over the baseline row's; 0 when there is none */
+    double peak_gflops;        /* the device's measured peak in this precision; 0: unknown */
 };
 
 /* Whether a row holds measured figures (OK or FAILED). */

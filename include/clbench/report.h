@@ -34,8 +34,12 @@ json_t *clb_device_json(const struct clb_device *dev);
 #include "clbench/gemm_run.h"
 #include "clbench/result.h"
 
+struct clb_micro_results;
+
 struct clb_gemm_report {
     const struct clb_run_meta *meta;
+    const struct clb_micro_results *micro; /* peak/bandwidth rows measured alongside, or NULL */
+    bool show_micro;                       /* table: print them before the GEMM table */
     const struct clb_gemm_results *results;
     const struct clb_gemm_options *options;
     struct clb_device *const *devices; /* the selected devices */
@@ -86,5 +90,23 @@ struct clb_fit_report {
 int clb_fit_write(FILE *out, enum clb_format fmt, const struct clb_fit_report *r);
 /* The preset table of --list-models. */
 int clb_fit_write_models(FILE *out, enum clb_format fmt);
+
+#include "clbench/micro.h"
+
+struct clb_micro_report {
+    const struct clb_run_meta *meta;
+    const struct clb_micro_results *results;
+    struct clb_device *const *devices;
+    size_t n_devices;
+    unsigned runs;
+    bool verbose; /* peak: every vector width, not only the best */
+};
+
+/* Peak, bandwidth, transfer and latency rows: table, result document, or CSV. */
+int clb_micro_write(FILE *out, enum clb_format fmt, const struct clb_micro_report *r);
+/* The rows as result-document entries, appended to `results` (for `clbench run`). */
+int clb_micro_rows_json(const struct clb_micro_results *res, json_t *results);
+/* The table alone (no libraries or notes), for `clbench run`. */
+int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool verbose);
 
 #endif

@@ -29,6 +29,7 @@ struct clb_result_row {
     double value;          /* the headline figure */
     double speedup;        /* over the CPU baseline; 0 when absent */
     bool baseline;         /* this row is the CPU baseline itself */
+    bool headline;         /* peak: the best vector width of its precision */
 };
 
 struct clb_result_file {

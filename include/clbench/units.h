@@ -1,6 +1,7 @@
 #ifndef CLBENCH_UNITS_H
 #define CLBENCH_UNITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,5 +16,7 @@ void clb_format_seconds(double seconds, char *buf, size_t len);
 
 /* The unit of a result's headline metric for people: "gflops" -> "GFLOP/s". */
 const char *clb_metric_unit(const char *metric);
+/* Whether a smaller figure is better ("us": latency). */
+bool clb_metric_lower_is_better(const char *metric);
 
 #endif

@@ -111,13 +111,13 @@ static void *clblast_create(const struct clb_device *dev, const struct clb_cl_en
     }
     s->data = data;
     s->queue = env->queue;
-    s->a = clCreateBuffer(env->ctx, CL_MEM_READ_ONLY, sh.m * sh.k * es, NULL, &err);
+    s->a = clb_cl_buffer(env->ctx, CL_MEM_READ_ONLY, sh.m * sh.k * es, NULL, &err);
     if (clb_cl_check(e, "clCreateBuffer(A)", err))
         goto error;
-    s->b = clCreateBuffer(env->ctx, CL_MEM_READ_ONLY, sh.k * sh.n * es, NULL, &err);
+    s->b = clb_cl_buffer(env->ctx, CL_MEM_READ_ONLY, sh.k * sh.n * es, NULL, &err);
     if (clb_cl_check(e, "clCreateBuffer(B)", err))
         goto error;
-    s->c = clCreateBuffer(env->ctx, CL_MEM_READ_WRITE, sh.m * sh.n * es, NULL, &err);
+    s->c = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, sh.m * sh.n * es, NULL, &err);
     if (clb_cl_check(e, "clCreateBuffer(C)", err))
         goto error;
     /* Buffers are allocated lazily by most drivers: the first write commits them. */

@@ -37,7 +37,7 @@ void clb_device_check(const struct clb_device *dev, unsigned n, struct clb_check
     if (clb_cl_check(e, "clCreateKernel", err))
         goto done;
     for (int i = 0; i < 3; i++) {
-        buf[i] = clCreateBuffer(env.ctx, i < 2 ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR
+        buf[i] = clb_cl_buffer(env.ctx, i < 2 ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR
                                                : CL_MEM_WRITE_ONLY,
                                 n * sizeof(float), i < 2 ? host + i * (size_t)n : NULL, &err);
         if (clb_cl_check(e, "clCreateBuffer", err))

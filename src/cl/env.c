@@ -55,10 +55,16 @@ static void print_build_log(cl_program prog, cl_device_id dev)
     free(log);
 }
 
+/* What CLBENCH_FAULT_BUILD compiles instead: a real error, so a real build log. */
+static const char broken_source[] =
+    "__kernel void clb_broken(__global float *x) { x[0] = undeclared_identifier; }\n";
+
 cl_program clb_cl_build(cl_context ctx, cl_device_id dev, const char *source,
                         const char *options, struct clb_error *e)
 {
     cl_int err;
+    if (clb_fault_build(options ? options : ""))
+        source = broken_source;
     cl_program prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
 
     if (clb_cl_check(e, "clCreateProgramWithSource", err))

@@ -92,3 +92,37 @@ int clb_opt_json(const char *arg, void *field, struct clb_error *e)
     *(enum clb_format *)field = CLB_FORMAT_JSON;
     return 0;
 }
+
+int clb_parse_bytes(const char *s, uint64_t *out, struct clb_error *e)
+{
+    static const struct {
+        const char *suffix;
+        unsigned shift;
+    } suffixes[] = { { "KiB", 10 }, { "MiB", 20 }, { "GiB", 30 }, { "TiB", 40 },
+                     { "K", 10 },   { "M", 20 },   { "G", 30 },   { "T", 40 },   { "B", 0 } };
+    char num[32];
+    size_t n = strlen(s);
+    unsigned shift = 0;
+    uint64_t v;
+
+    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+        size_t l = strlen(suffixes[i].suffix);
+        if (n > l && strcmp(s + n - l, suffixes[i].suffix) == 0) {
+            shift = suffixes[i].shift;
+            n -= l;
+            break;
+        }
+    }
+    if (n == 0 || n >= sizeof(num)) {
+        clb_error_set(e, "'%s' is not a size like 4096, 64K, 256M or 1G", s);
+        return -1;
+    }
+    memcpy(num, s, n);
+    num[n] = '\0';
+    if (clb_parse_u64(num, 1, UINT64_MAX >> shift, &v, e)) {
+        clb_error_set(e, "'%s' is not a size like 4096, 64K, 256M or 1G (binary units)", s);
+        return -1;
+    }
+    *out = v << shift;
+    return 0;
+}

@@ -18,7 +18,8 @@ static const struct clb_option compare_options[] = {
       "with one of the others whose name contains B", clb_opt_pairs,
       offsetof(struct compare_config, pairs) },
     { "threshold", 0, "PERCENT",
-      "Exit 1 when any figure is this much below the first file's (e.g. 5%)", clb_opt_percent,
+      "Exit 1 when any figure is this much worse than the first file's (e.g. 5%)",
+      clb_opt_percent,
       offsetof(struct compare_config, threshold) },
     { "format", 0, "FMT", "Output format on stdout: table, json or csv (default: table)",
       clb_opt_format, offsetof(struct compare_config, common.format) },
@@ -69,7 +70,8 @@ static int write_table(FILE *out, const struct clb_comparison *c)
             else
                 snprintf(cells[i], sizeof(cells[i]), "%.4g %s (%.2fx)%s", ri->value,
                          clb_metric_unit(ri->metric), row->ratio[i],
-                         c->threshold > 0 && row->ratio[i] < 1.0 - c->threshold ? " !" : "");
+                         clb_compare_regressed(ri->metric, row->ratio[i], c->threshold) ? " !"
+                                                                                        : "");
             cp[4 + i] = cells[i];
         }
         cp[0] = row->row[0]->benchmark;
@@ -93,7 +95,7 @@ static int write_table(FILE *out, const struct clb_comparison *c)
         fprintf(out, ": %.3fx over %zu result%s\n", gr->geomean, gr->n, gr->n == 1 ? "" : "s");
     }
     if (c->threshold > 0)
-        fprintf(out, "%zu figure%s more than %.3g%% below the first file's (marked !)\n",
+        fprintf(out, "%zu figure%s more than %.3g%% worse than the first file's (marked !)\n",
                 c->n_regressions, c->n_regressions == 1 ? "" : "s", c->threshold * 100.0);
     return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "clbench/gemm_cli.h"
 #include "clbench/interrupt.h"
+#include "clbench/micro.h"
 #include "clbench/report.h"
 #include "common.h"
 
@@ -19,6 +20,7 @@ struct gemm_config {
     double min_time_s, alpha, beta;
     uint64_t seed;
     bool transfers;
+    bool no_peak;
     const char *output;
 };
 
@@ -55,6 +57,9 @@ static const struct clb_option gemm_options[] = {
       offsetof(struct gemm_config, alpha) },
     { "beta", 0, "X", "beta in C = alpha*A*B + beta*C (default: 0)", clb_opt_scalar,
       offsetof(struct gemm_config, beta) },
+    { "no-peak", 0, NULL,
+      "Do not measure each device's peak first (the \"% PEAK\" column stays empty)", NULL,
+      offsetof(struct gemm_config, no_peak) },
     { "output", 'o', "FILE", "Also write the results to FILE.json or FILE.csv",
       clb_opt_string, offsetof(struct gemm_config, output) },
     { 0 },
@@ -125,6 +130,37 @@ static bool needs_devices(const struct gemm_config *cfg)
     return false;
 }
 
+/* Peak in the GEMM precisions (and, with `bandwidth`, memory bandwidth) of each device. */
+static void measure_limits(const struct gemm_config *cfg, const struct clb_selection *sel,
+                           bool bandwidth, struct clb_micro_results *micro)
+{
+    const char *precs[CLB_PRECISION_COUNT];
+    bool on_device = false;
+
+    for (size_t i = 0; i < cfg->backends.n; i++)
+        on_device |= cfg->backends.v[i]->on_device;
+    if (!on_device)
+        return;
+    for (size_t i = 0; i < cfg->precisions.n; i++)
+        precs[i] = clb_precision_name(cfg->precisions.v[i]);
+    struct clb_micro_options mopt = { .runs = 3, .precisions = precs,
+                                      .n_precisions = cfg->precisions.n };
+    for (size_t d = 0; d < sel->n_devices && !clb_interrupted(); d++) {
+        struct clb_cl_env env;
+        struct clb_error e;
+        if (isatty(STDERR_FILENO))
+            fprintf(stderr, "[limits %zu/%zu] peak%s %s ...\n", d + 1, sel->n_devices,
+                    bandwidth ? " and bandwidth" : "",
+                    clb_device_str(sel->devices[d], CLB_PROP_NAME));
+        if (clb_cl_env_init(&env, sel->devices[d]->id, false, &e))
+            continue; /* the GEMM rows of this device will report the fault */
+        clb_peak_run(sel->devices[d], &env, &mopt, micro);
+        if (bandwidth && !clb_interrupted())
+            clb_bandwidth_run(sel->devices[d], &env, &mopt, micro);
+        clb_cl_env_finish(&env);
+    }
+}
+
 static int gemm_main(struct gemm_config *cfg, bool show_devices)
 {
     struct clb_selection sel = { 0 };
@@ -165,19 +201,31 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     };
     struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
                                  .started = time(NULL) };
+    struct clb_micro_results micro = { 0 };
     clb_interrupt_install();
+    /* What explains the GEMM figures: each device's peak (and, for run, its bandwidth). */
+    if (!cfg->no_peak || show_devices)
+        measure_limits(cfg, &sel, show_devices, &micro);
     if (clb_gemm_run(&opt, sel.devices, sel.n_devices, &res, &e) != 0) {
         clb_report_error(&e);
         clb_selection_close(&sel);
         return CLB_EXIT_FAILURE;
     }
-    meta.complete = !res.interrupted;
+    meta.complete = !res.interrupted && !clb_interrupted();
     meta.signal = clb_interrupt_signal();
-    struct clb_gemm_report report = { .meta = &meta, .results = &res, .options = &opt,
+    for (size_t i = 0; i < res.n_rows; i++)
+        if (res.rows[i].device)
+            res.rows[i].peak_gflops = clb_micro_peak(&micro, res.rows[i].device,
+                                                     clb_precision_name(res.rows[i].precision));
+    struct clb_gemm_report report = { .meta = &meta, .micro = &micro, .show_micro = show_devices,
+                                      .results = &res, .options = &opt,
                                       .devices = sel.devices, .n_devices = sel.n_devices };
     rc = CLB_EXIT_OK;
     for (size_t i = 0; i < res.n_rows; i++)
         if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)
+            rc = CLB_EXIT_FAILURE;
+    for (size_t i = 0; i < micro.n_rows; i++)
+        if (micro.rows[i].status == CLB_ROW_FAILED || micro.rows[i].status == CLB_ROW_ERROR)
             rc = CLB_EXIT_FAILURE;
     if (cfg->output) {
         struct file_ctx fc = { &report, (enum clb_format)clb_format_from_path(cfg->output) };
@@ -193,6 +241,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     if (clb_finish_stdout() != CLB_EXIT_OK)
         rc = CLB_EXIT_FAILURE;
     clb_gemm_results_finish(&res);
+    clb_micro_results_finish(&micro);
     clb_selection_close(&sel);
     if (meta.signal) {
         fprintf(stderr, "clbench: interrupted by %s; the results measured so far were kept\n",

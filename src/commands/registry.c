@@ -8,11 +8,19 @@ extern const struct clb_command clb_cmd_gemm;
 extern const struct clb_command clb_cmd_compare;
 extern const struct clb_command clb_cmd_report;
 extern const struct clb_command clb_cmd_fit;
+extern const struct clb_command clb_cmd_peak;
+extern const struct clb_command clb_cmd_bandwidth;
+extern const struct clb_command clb_cmd_transfer;
+extern const struct clb_command clb_cmd_latency;
 
 const struct clb_command *const clb_commands[] = {
     &clb_cmd_run,
     &clb_cmd_devices,
     &clb_cmd_gemm,
+    &clb_cmd_peak,
+    &clb_cmd_bandwidth,
+    &clb_cmd_transfer,
+    &clb_cmd_latency,
     &clb_cmd_compare,
     &clb_cmd_report,
     &clb_cmd_fit,

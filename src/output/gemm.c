@@ -63,19 +63,19 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
     const struct clb_gemm_results *res = r->results;
     const bool e2e = r->options->transfers;
     const char *head[] = { "DEVICE",  "BACKEND", "PREC",    "M x N x K", "FIRST CALL",
-                           "MEDIAN",  "GFLOP/S", "SPREAD",  "SPEEDUP",   "",
-                           "CHECK",   "E2E",     "E2E GFLOP/S" };
-    size_t n_cols = e2e ? 13 : 11;
+                           "MEDIAN",  "GFLOP/S", "% PEAK",  "SPREAD",    "SPEEDUP",
+                           "",        "CHECK",   "E2E",     "E2E GFLOP/S" };
+    size_t n_cols = e2e ? 14 : 12;
     struct clb_table *t = clb_table_create(head, n_cols);
     double max_speedup = 1.0;
     bool noisy = false;
 
     if (!t)
         return -1;
-    for (size_t c = 4; c <= 8; c++)
+    for (size_t c = 4; c <= 9; c++)
         clb_table_align_right(t, c);
-    clb_table_align_right(t, 11);
     clb_table_align_right(t, 12);
+    clb_table_align_right(t, 13);
     for (size_t i = 0; i < res->n_rows; i++)
         if (res->rows[i].speedup > max_speedup)
             max_speedup = res->rows[i].speedup;
@@ -83,7 +83,8 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_gemm_row *row = &res->rows[i];
         char dev[160], shape[64], first[32] = "", med[32] = "", gf[48] = "", spread[32] = "",
-             speed[32] = "", bars[64] = "", check[700], e2e_t[32] = "", e2e_gf[32] = "";
+             speed[32] = "", bars[64] = "", check[700], e2e_t[32] = "", e2e_gf[32] = "",
+             pct[16] = "";
         const bool m = clb_gemm_row_measured(row);
 
         device_label(row, dev, sizeof(dev));
@@ -99,6 +100,8 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
             snprintf(spread, sizeof(spread), "±%.1f%%%s", row->time_s.cv * 100.0,
                      row->time_s.cv > NOISY_CV ? " !" : "");
             noisy |= row->time_s.cv > NOISY_CV;
+            if (row->peak_gflops > 0)
+                snprintf(pct, sizeof(pct), "%.1f%%", 100.0 * row->gflops / row->peak_gflops);
         }
         if (row->speedup > 0) {
             snprintf(speed, sizeof(speed), "%.2fx", row->speedup);
@@ -108,8 +111,8 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
             clb_format_seconds(row->e2e_s.median, e2e_t, sizeof(e2e_t));
             clb_format_flops(row->e2e_gflops, e2e_gf, sizeof(e2e_gf));
         }
-        const char *cells[] = { dev,  row->backend->name, clb_precision_name(row->precision),
-                                shape, first, med, gf, spread, speed, bars, check, e2e_t,
+        const char *cells[] = { dev,   row->backend->name, clb_precision_name(row->precision),
+                                shape, first, med, gf, pct, spread, speed, bars, check, e2e_t,
                                 e2e_gf };
         if (clb_table_add(t, cells)) {
             clb_table_destroy(t);
@@ -173,6 +176,15 @@ static void write_summary(FILE *out, const struct clb_gemm_report *r)
         } else {
             fputc('\n', out);
         }
+        const struct clb_gemm_row *dev_row = best->device ? best : best_dev;
+        if (dev_row && dev_row->peak_gflops > 0) {
+            char peak[32];
+            clb_format_flops(dev_row->peak_gflops, peak, sizeof(peak));
+            fprintf(out, "%s %s on %s reached %.0f%% of this device's measured peak (%s)\n",
+                    dev_row->backend->name, clb_precision_name(p),
+                    clb_device_str(dev_row->device, CLB_PROP_NAME),
+                    100.0 * dev_row->gflops / dev_row->peak_gflops, peak);
+        }
     }
 }
 
@@ -233,6 +245,10 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     }
     if (row->speedup > 0)
         json_object_set_new(o, "speedup", json_real(row->speedup));
+    if (row->peak_gflops > 0 && clb_gemm_row_measured(row)) {
+        json_object_set_new(o, "peak_gflops", json_real(row->peak_gflops));
+        json_object_set_new(o, "percent_of_peak", json_real(100.0 * row->gflops / row->peak_gflops));
+    }
     if (row->n_verified)
         json_object_set_new(o, "verify",
                             json_pack("{s:b, s:o, s:o, s:f, s:f, s:I, s:b, s:I}", "passed",
@@ -259,6 +275,8 @@ static json_t *report_json(const struct clb_gemm_report *r)
     json_t *rows = json_array();
 
     if (!root || !rows)
+        goto oom;
+    if (r->micro && clb_micro_rows_json(r->micro, rows))
         goto oom;
     json_object_set_new(root, "options",
                         json_pack("{s:I, s:I, s:f, s:I, s:I, s:f, s:f, s:b}", "runs",
@@ -340,6 +358,11 @@ int clb_gemm_write(FILE *out, enum clb_format fmt, const struct clb_gemm_report 
         return write_csv(out, r);
     case CLB_FORMAT_TABLE:
         break;
+    }
+    if (r->show_micro && r->micro && r->micro->n_rows) {
+        if (clb_micro_write_table(out, r->micro, false))
+            return -1;
+        fputc('\n', out);
     }
     if (write_table(out, r))
         return -1;

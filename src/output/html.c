@@ -267,7 +267,7 @@ static void speedup_chart(FILE *out, struct clb_result_file *const *files, size_
         lo = 0;
         hi *= 1.15;
     }
-    const int left = 400, right = 900, bar_h = 20, gap = 8, top = 30;
+    const int left = 440, right = 900, bar_h = 20, gap = 8, top = 30;
     const int height = top + (int)n * (bar_h + gap) + 50;
 
     fputs("<h2>Speedup over the CPU baseline (OpenBLAS), at the largest size measured</h2>\n", out);
@@ -282,7 +282,7 @@ static void speedup_chart(FILE *out, struct clb_result_file *const *files, size_
         fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"12\">", left - 8,
                 y + 14);
         /* Long device names would run off the left edge. */
-        char dev[40];
+        char dev[30];
         snprintf(dev, sizeof(dev), "%s", r->device);
         if (strlen(r->device) >= sizeof(dev))
             memcpy(dev + sizeof(dev) - 4, "...", 4);
@@ -307,6 +307,142 @@ static void speedup_chart(FILE *out, struct clb_result_file *const *files, size_
                  "(GFLOP/s over OpenBLAS's, same precision and size%s)</text>\n",
             (left + right) / 2, axis_y + 30, xlog ? "; log scale" : "");
     fputs("</svg>\n", out);
+}
+
+static double elem_bytes(const char *precision)
+{
+    return !strcmp(precision, "fp64") ? 8 : !strcmp(precision, "fp16") ? 2 : 4;
+}
+
+/*
+ * Roofline per device: the measured peak of each precision as the flat roof,
+ * the measured triad bandwidth as the slope (performance = intensity x
+ * bandwidth), and each GEMM result at its arithmetic intensity: 2mnk FLOP
+ * over the (m*k + k*n + 2*m*n) elements a cache-perfect GEMM must move.
+ */
+static void roofline(FILE *out, const struct clb_result_file *f, const char *device,
+                     size_t n_files)
+{
+    const char *precs[] = { "fp32", "fp64", "fp16" };
+    double peak[3] = { 0 }, bw = 0, xlo = 0.1, xhi = 10, ylo = INFINITY, yhi = 0;
+    size_t n_points = 0;
+
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct clb_result_row *r = &f->rows[i];
+        if (strcmp(r->device, device) || !r->has_value)
+            continue;
+        if (!strcmp(r->benchmark, "bandwidth") && !strcmp(r->case_, "triad"))
+            bw = r->value;
+        for (int p = 0; p < 3; p++)
+            if (!strcmp(r->benchmark, "peak") && r->headline && r->precision &&
+                !strcmp(r->precision, precs[p]))
+                peak[p] = r->value;
+    }
+    if (bw <= 0 || (peak[0] <= 0 && peak[1] <= 0 && peak[2] <= 0))
+        return;
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct clb_result_row *r = &f->rows[i];
+        if (strcmp(r->device, device) || !r->has_value || strcmp(r->benchmark, "gemm") || !r->m)
+            continue;
+        double ai = 2.0 * r->m * r->n * r->k /
+                    (((double)r->m * r->k + (double)r->k * r->n + 2.0 * r->m * r->n) *
+                     elem_bytes(r->precision));
+        xlo = fmin(xlo, ai / 2), xhi = fmax(xhi, ai * 2);
+        ylo = fmin(ylo, r->value / 2);
+        n_points++;
+    }
+    for (int p = 0; p < 3; p++)
+        if (peak[p] > 0) {
+            yhi = fmax(yhi, peak[p] * 2);
+            xhi = fmax(xhi, peak[p] / bw * 4); /* show each ridge point */
+        }
+    ylo = fmin(ylo, xlo * bw);
+    xlo = pow(10, floor(log10(xlo)));
+    xhi = pow(10, ceil(log10(xhi)));
+    ylo = pow(10, floor(log10(ylo)));
+    yhi = pow(10, ceil(log10(yhi)));
+
+    fputs("<h2>Roofline: ", out);
+    esc(out, device);
+    if (n_files > 1) {
+        fputs(" · ", out);
+        esc(out, base(f->path));
+    }
+    fprintf(out, "</h2>\n<svg class=\"chart roofline\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+                 "height=\"%d\" role=\"img\" aria-label=\"roofline\">\n", W, H, W, H);
+    fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
+                 "stroke=\"#ccc\"/>\n", L, T, R - L, B - T);
+    for (double v = xlo; v <= xhi * 1.0001; v *= 10) {
+        double x = scale(v, xlo, xhi, true, L, R);
+        fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#e0e0e0\"/>"
+                     "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">%g</text>\n",
+                x, x, T, B, x, B + 18, v);
+    }
+    for (double v = ylo; v <= yhi * 1.0001; v *= 10) {
+        double y = scale(v, ylo, yhi, true, B, T);
+        fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>"
+                     "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"12\">%g</text>\n",
+                L, R, y, y, L - 6, y + 4, v);
+    }
+    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">arithmetic "
+                 "intensity (FLOP/byte, log scale)</text>\n", (L + R) / 2, B + 40);
+    fprintf(out, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\" "
+                 "transform=\"rotate(-90 18 %d)\">GFLOP/s (log scale)</text>\n", (T + B) / 2,
+            (T + B) / 2);
+    int legend = 0;
+    for (int p = 0; p < 3; p++) {
+        if (peak[p] <= 0)
+            continue;
+        const char *color = palette[p];
+        double ridge = peak[p] / bw;
+        double x0 = xlo, y0 = fmax(xlo * bw, ylo);
+        x0 = y0 / bw;
+        fprintf(out, "<polyline class=\"roof\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
+                     "points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"><title>%s roof: %.4g GFLOP/s peak, "
+                     "%.4g GB/s</title></polyline>\n",
+                color, scale(x0, xlo, xhi, true, L, R), scale(y0, ylo, yhi, true, B, T),
+                scale(ridge, xlo, xhi, true, L, R), scale(peak[p], ylo, yhi, true, B, T),
+                scale(xhi, xlo, xhi, true, L, R), scale(peak[p], ylo, yhi, true, B, T),
+                precs[p], peak[p], bw);
+        double ly = T + 10 + 22.0 * legend++;
+        fprintf(out, "<g class=\"legend\"><rect x=\"%d\" y=\"%.1f\" width=\"14\" height=\"14\" "
+                     "fill=\"%s\"/><text x=\"%d\" y=\"%.1f\" font-size=\"12\">%s: peak %.4g "
+                     "GFLOP/s, triad %.4g GB/s</text></g>\n",
+                R + 16, ly, color, R + 36, ly + 11, precs[p], peak[p], bw);
+    }
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct clb_result_row *r = &f->rows[i];
+        if (strcmp(r->device, device) || !r->has_value || strcmp(r->benchmark, "gemm") || !r->m)
+            continue;
+        int p = !strcmp(r->precision, "fp64") ? 1 : !strcmp(r->precision, "fp16") ? 2 : 0;
+        double ai = 2.0 * r->m * r->n * r->k /
+                    (((double)r->m * r->k + (double)r->k * r->n + 2.0 * r->m * r->n) *
+                     elem_bytes(r->precision));
+        fprintf(out, "<circle class=\"gemm-point\" r=\"5\" cx=\"%.1f\" cy=\"%.1f\" fill=\"%s\" "
+                     "stroke=\"#000\"><title>%s %s: %.4g GFLOP/s at %.3g FLOP/byte</title></circle>\n",
+                scale(ai, xlo, xhi, true, L, R), scale(r->value, ylo, yhi, true, B, T),
+                palette[p], r->backend, r->case_, r->value, ai);
+    }
+    fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\">dots: GEMM results (%zu)</text>\n",
+            R + 16, T + 10 + 22.0 * legend + 11, n_points);
+    fputs("</svg>\n", out);
+}
+
+static void roofline_charts(FILE *out, struct clb_result_file *const *files, size_t n_files)
+{
+    for (size_t f = 0; f < n_files; f++) {
+        for (size_t i = 0; i < files[f]->n_rows; i++) {
+            const struct clb_result_row *r = &files[f]->rows[i];
+            bool first = true;
+            if (strcmp(r->benchmark, "peak"))
+                continue;
+            for (size_t j = 0; j < i && first; j++)
+                first = strcmp(files[f]->rows[j].benchmark, "peak") ||
+                        strcmp(files[f]->rows[j].device, r->device);
+            if (first)
+                roofline(out, files[f], r->device, n_files);
+        }
+    }
 }
 
 static const char *jstr(json_t *o, const char *key)
@@ -454,6 +590,7 @@ int clb_html_report(FILE *out, struct clb_result_file *const *files, size_t n_fi
     for (size_t p = 0; p < sizeof(precs) / sizeof(precs[0]); p++)
         line_chart(out, files, n_files, precs[p]);
     speedup_chart(out, files, n_files);
+    roofline_charts(out, files, n_files);
     runs_table(out, files, n_files);
     devices_table(out, files, n_files);
     results_table(out, files, n_files);

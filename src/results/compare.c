@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clbench/cli.h"
+#include "clbench/units.h"
 
 int clb_opt_pairs(const char *arg, void *field, struct clb_error *e)
 {
@@ -78,6 +79,13 @@ bool clb_devices_match(const char *first, const char *other, const struct clb_pa
     return false;
 }
 
+bool clb_compare_regressed(const char *metric, double ratio, double threshold)
+{
+    if (threshold <= 0 || ratio <= 0)
+        return false;
+    return clb_metric_lower_is_better(metric) ? ratio > 1.0 + threshold : ratio < 1.0 - threshold;
+}
+
 static bool same_problem(const struct clb_result_row *a, const struct clb_result_row *b)
 {
     return !strcmp(a->benchmark, b->benchmark) && !strcmp(a->case_, b->case_) &&
@@ -138,7 +146,7 @@ int clb_compare(struct clb_result_file *const *files, size_t n_files,
                     struct clb_compare_group *g = group_for(c, i, r0, ri);
                     g->geomean += log(out->ratio[i]); /* a log sum until the end */
                     g->n++;
-                    if (threshold > 0 && out->ratio[i] < 1.0 - threshold)
+                    if (clb_compare_regressed(r0->metric, out->ratio[i], threshold))
                         c->n_regressions++;
                 }
                 break;

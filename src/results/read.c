@@ -86,6 +86,12 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
         return -1;
     }
     r->baseline = json_is_true(b);
+    json_t *h = json_object_get(o, "headline");
+    if (h && !json_is_boolean(h)) {
+        clb_error_set(e, "results[%zu].headline is not true/false", i);
+        return -1;
+    }
+    r->headline = !h || json_is_true(h);
     return 0;
 }
 

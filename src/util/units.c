@@ -53,3 +53,8 @@ const char *clb_metric_unit(const char *metric)
             return units[i].unit;
     return metric;
 }
+
+bool clb_metric_lower_is_better(const char *metric)
+{
+    return strcmp(metric, "us") == 0;
+}

@@ -6,11 +6,17 @@ clbench=$1 doc=$2
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-"$clbench" gemm -n 24 -p fp32,fp16 --runs 2 --transfers -o "$tmp/r.json" >/dev/null ||
-    { echo "FAIL: clbench gemm failed"; exit 1; }
-jq -r '[paths | map(if type == "number" then "[]" else . end) | join(".")
-        | gsub("\\.\\[\\]"; "[]")] | unique[]' "$tmp/r.json" |
-    grep -v '^devices\[\]\.unavailable\.' >"$tmp/written"
+# Every kind of row: GEMM (with end-to-end times), peak and bandwidth (run), transfer
+# and latency, and an int32 peak.
+"$clbench" run -n 24 -p fp32,fp16 --runs 2 --transfers -o "$tmp/r.json" >/dev/null &&
+"$clbench" transfer --sizes 4K --runs 1 -o "$tmp/t.json" >/dev/null &&
+"$clbench" latency --runs 1 -o "$tmp/l.json" >/dev/null &&
+"$clbench" peak --runs 1 -o "$tmp/p.json" >/dev/null ||
+    { echo "FAIL: a clbench command failed"; exit 1; }
+for f in r t l p; do
+    jq -r '[paths | map(if type == "number" then "[]" else . end) | join(".")
+            | gsub("\\.\\[\\]"; "[]")] | unique[]' "$tmp/$f.json"
+done | grep -v '^devices\[\]\.unavailable\.' | sort -u >"$tmp/written"
 grep '^| `' "$doc" | sed 's/^| `\([^`]*\)`.*/\1/' | sort -u >"$tmp/documented"
 grep '^| `' "$doc" | awk -F'|' '$4 ~ /always/ { print $2 }' | tr -d ' `' | sort -u >"$tmp/required"
 

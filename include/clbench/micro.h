@@ -1,0 +1,96 @@
+#ifndef CLBENCH_MICRO_H
+#define CLBENCH_MICRO_H
+
+/*
+ * The measurements that explain GEMM figures, with clbench's own kernels
+ * (kernels/peak.cl, stream.cl, latency.cl): peak arithmetic rate, device
+ * memory bandwidth, host<->device transfer, launch latency. Each fills plain
+ * rows; every figure comes from a result the host checked.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clbench/device.h"
+#include "clbench/gemm_run.h"
+#include "clbench/stats.h"
+
+struct clb_micro_row {
+    const struct clb_device *device;
+    const char *benchmark;      /* "peak", "bandwidth", "transfer", "latency" */
+    char case_[64];             /* "fp32 x8", "triad", "h2d pinned 16 MiB", "round trip" */
+    const char *metric;         /* "gflops", "giops", "gbps", "us" */
+    const char *precision;      /* peak: "fp32", "fp64", "fp16", "int32"; else NULL */
+    unsigned width;             /* peak: vector width; else 0 */
+    bool headline;              /* peak: the best width of its precision */
+    enum clb_row_status status;
+    char reason[512];           /* for every status but OK */
+    double work;                /* per timed call: operations or bytes (0: latency) */
+    double *times_s;            /* owned; every timed call */
+    size_t n_times;
+    struct clb_stats time_s;
+    double value;               /* headline figure, from the median call */
+    double best;                /* from the fastest call (latency: the lowest) */
+    char check[160];            /* what was verified, e.g. "max rel err 2e-7" */
+};
+
+struct clb_micro_results {
+    struct clb_micro_row *rows;
+    size_t n_rows, cap;
+};
+
+/* Appends a zeroed row (NULL when out of memory). */
+struct clb_micro_row *clb_micro_add(struct clb_micro_results *r, const struct clb_device *dev,
+                                    const char *benchmark, const char *metric);
+void clb_micro_results_finish(struct clb_micro_results *r);
+/* Fills time_s, value and best from times_s and work (or from times for latency). */
+void clb_micro_row_summarize(struct clb_micro_row *row);
+
+struct clb_micro_options {
+    unsigned runs;            /* timed calls per figure (>= 1) */
+    uint64_t bytes;           /* bandwidth: bytes per array (0: default) */
+    const uint64_t *sizes;    /* transfer: sizes in bytes (NULL: default) */
+    size_t n_sizes;
+    double target_s;          /* peak: seconds one launch should take at least */
+    const char *const *precisions; /* peak: only these ("fp32", ...); NULL: all */
+    size_t n_precisions;
+};
+
+/* Each measures one device in `env` and appends its rows; faults land in rows. */
+int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
+                 const struct clb_micro_options *opt, struct clb_micro_results *out);
+int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env,
+                      const struct clb_micro_options *opt, struct clb_micro_results *out);
+int clb_transfer_run(const struct clb_device *dev, const struct clb_cl_env *env,
+                     const struct clb_micro_options *opt, struct clb_micro_results *out);
+/* Needs a queue with CL_QUEUE_PROFILING_ENABLE for its enqueue-to-start figure. */
+int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
+                    const struct clb_micro_options *opt, struct clb_micro_results *out);
+
+/* The measured peak (headline GFLOP/s) of dev in precision ("fp32"), or 0. */
+double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device *dev,
+                      const char *precision);
+/* The measured triad bandwidth (GB/s) of dev, or 0. */
+double clb_micro_bandwidth(const struct clb_micro_results *r, const struct clb_device *dev);
+
+/*
+ * Verification helpers, exposed for unit tests: what the peak kernel must
+ * produce per work-item, and whether `got` matches (relative tolerance per
+ * precision; exact for uint).
+ */
+double clb_peak_expected(const char *precision, unsigned width, unsigned iters);
+bool clb_peak_matches(const char *precision, double got, double want);
+
+/* The arrays' values after `iters` rounds of copy, mul, add, triad (BabelStream order). */
+void clb_stream_expected(unsigned iters, float scalar, double *a, double *b, double *c);
+
+/*
+ * Checks the bandwidth benchmark's outcome: every element of the n-element
+ * arrays (any may be NULL to skip it) against the scalar recurrence after
+ * `iters` rounds, and the last dot product against n * a * b. Returns true,
+ * or false with `why` filled.
+ */
+bool clb_stream_verify(const float *a, const float *b, const float *c, size_t n, double dot,
+                       unsigned iters, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,114 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/kernels.h"
+#include "clbench/micro.h"
+#include "clbench/timer.h"
+
+/* Launches per figure: latency is small and noisy, so many more than --runs. */
+enum { LAUNCHES_PER_RUN = 40, WARMUP = 20 };
+
+enum { ROUND_TRIP, QUEUED_TO_START, START_TO_END, N_FIGURES };
+static const char *const cases[N_FIGURES] = { "round trip", "enqueue to start", "kernel run" };
+
+int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
+                    const struct clb_micro_options *opt, struct clb_micro_results *out)
+{
+    struct clb_micro_row *rows[N_FIGURES];
+    struct clb_error e = { "" };
+    cl_command_queue q = NULL;
+    cl_program prog = NULL;
+    cl_kernel k = NULL;
+    cl_mem buf = NULL;
+    cl_int err;
+    const size_t one = 1, n = (size_t)opt->runs * LAUNCHES_PER_RUN;
+    cl_uint v = 0, got = 0;
+    enum clb_row_status status = CLB_ROW_OK;
+    char why[512] = "";
+
+    for (int i = 0; i < N_FIGURES; i++)
+        if (!clb_micro_add(out, dev, "latency", "us"))
+            return -1;
+    for (int i = 0; i < N_FIGURES; i++) {
+        rows[i] = &out->rows[out->n_rows - N_FIGURES + i];
+        snprintf(rows[i]->case_, sizeof(rows[i]->case_), "%s", cases[i]);
+    }
+    for (int i = 0; i < N_FIGURES; i++) {
+        if (!(rows[i]->times_s = calloc(n, sizeof(double)))) {
+            clb_error_set(&e, "out of host memory");
+            goto fault;
+        }
+    }
+    /* Its own queue: device timestamps need profiling, which the others do without. */
+    q = clCreateCommandQueue(env->ctx, dev->id, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (clb_cl_check(&e, "clCreateCommandQueue", err))
+        goto fault;
+    if (!(prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("latency"), NULL, &e)))
+        goto fault;
+    k = clCreateKernel(prog, "clb_latency", &err);
+    if (clb_cl_check(&e, "clCreateKernel", err))
+        goto fault;
+    buf = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err);
+    if (clb_cl_check(&e, "clCreateBuffer", err) ||
+        CLB_CL(&e, clSetKernelArg, k, 0, sizeof(cl_mem), &buf))
+        goto fault;
+    for (size_t i = 0; i < n + WARMUP; i++) {
+        cl_event ev;
+        cl_ulong queued, start, end;
+        v = (cl_uint)i + 1;
+        if (CLB_CL(&e, clSetKernelArg, k, 1, sizeof(cl_uint), &v))
+            goto fault;
+        double t0 = clb_now_s();
+        if (CLB_CL(&e, clEnqueueNDRangeKernel, q, k, 1, NULL, &one, NULL, 0, NULL, &ev))
+            goto fault;
+        err = clFinish(q);
+        double t = clb_now_s() - t0;
+        if (clb_cl_check(&e, "clFinish", err) ||
+            CLB_CL(&e, clGetEventProfilingInfo, ev, CL_PROFILING_COMMAND_QUEUED, sizeof(queued),
+                   &queued, NULL) ||
+            CLB_CL(&e, clGetEventProfilingInfo, ev, CL_PROFILING_COMMAND_START, sizeof(start),
+                   &start, NULL) ||
+            CLB_CL(&e, clGetEventProfilingInfo, ev, CL_PROFILING_COMMAND_END, sizeof(end), &end,
+                   NULL)) {
+            clReleaseEvent(ev);
+            goto fault;
+        }
+        clReleaseEvent(ev);
+        if (i < WARMUP)
+            continue;
+        rows[ROUND_TRIP]->times_s[rows[ROUND_TRIP]->n_times++] = t;
+        rows[QUEUED_TO_START]->times_s[rows[QUEUED_TO_START]->n_times++] =
+            start >= queued ? (double)(start - queued) * 1e-9 : 0.0;
+        rows[START_TO_END]->times_s[rows[START_TO_END]->n_times++] =
+            end >= start ? (double)(end - start) * 1e-9 : 0.0;
+    }
+    if (CLB_CL(&e, clEnqueueReadBuffer, q, buf, CL_TRUE, 0, sizeof(got), &got, 0, NULL, NULL))
+        goto fault;
+    if (got != v) {
+        status = CLB_ROW_FAILED;
+        snprintf(why, sizeof(why), "wrong result: the last launch stored %u, expected %u", got, v);
+    }
+    goto done;
+
+fault:
+    status = CLB_ROW_ERROR;
+    snprintf(why, sizeof(why), "%s", e.msg);
+done:
+    for (int i = 0; i < N_FIGURES; i++) {
+        rows[i]->status = status;
+        snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", why);
+        snprintf(rows[i]->check, sizeof(rows[i]->check), "the last of %zu launches stored its value",
+                 n + WARMUP);
+        clb_micro_row_summarize(rows[i]);
+    }
+    if (buf)
+        clReleaseMemObject(buf);
+    if (k)
+        clReleaseKernel(k);
+    if (prog)
+        clReleaseProgram(prog);
+    if (q)
+        clReleaseCommandQueue(q);
+    return 0;
+}

@@ -1,0 +1,71 @@
+#include "clbench/micro.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct clb_micro_row *clb_micro_add(struct clb_micro_results *r, const struct clb_device *dev,
+                                    const char *benchmark, const char *metric)
+{
+    if (r->n_rows == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        struct clb_micro_row *grown = realloc(r->rows, cap * sizeof(*grown));
+        if (!grown)
+            return NULL;
+        r->rows = grown;
+        r->cap = cap;
+    }
+    struct clb_micro_row *row = &r->rows[r->n_rows++];
+    memset(row, 0, sizeof(*row));
+    row->device = dev;
+    row->benchmark = benchmark;
+    row->metric = metric;
+    return row;
+}
+
+void clb_micro_results_finish(struct clb_micro_results *r)
+{
+    for (size_t i = 0; i < r->n_rows; i++)
+        free(r->rows[i].times_s);
+    free(r->rows);
+    memset(r, 0, sizeof(*r));
+}
+
+void clb_micro_row_summarize(struct clb_micro_row *row)
+{
+    clb_stats_compute(row->times_s, row->n_times, &row->time_s);
+    if (!row->n_times)
+        return;
+    if (row->work > 0) {
+        row->value = row->work / row->time_s.median * 1e-9;
+        row->best = row->work / row->time_s.min * 1e-9;
+    } else {
+        /* Latency: the figure is the time itself, in microseconds; lower is better. */
+        row->value = row->time_s.median * 1e6;
+        row->best = row->time_s.min * 1e6;
+    }
+}
+
+static double find(const struct clb_micro_results *r, const struct clb_device *dev,
+                   const char *benchmark, const char *precision, const char *case_)
+{
+    for (size_t i = 0; i < r->n_rows; i++) {
+        const struct clb_micro_row *row = &r->rows[i];
+        if (row->device == dev && row->status == CLB_ROW_OK &&
+            !strcmp(row->benchmark, benchmark) &&
+            (!precision || (row->precision && row->headline && !strcmp(row->precision, precision))) &&
+            (!case_ || !strcmp(row->case_, case_)))
+            return row->value;
+    }
+    return 0.0;
+}
+
+double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device *dev,
+                      const char *precision)
+{
+    return find(r, dev, "peak", precision, NULL);
+}
+
+double clb_micro_bandwidth(const struct clb_micro_results *r, const struct clb_device *dev)
+{
+    return find(r, dev, "bandwidth", NULL, "triad");
+}

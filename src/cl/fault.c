@@ -1,0 +1,30 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/cl.h"
+
+bool clb_fault_build(const char *options)
+{
+    const char *want = getenv("CLBENCH_FAULT_BUILD");
+
+    return want && *want && (!strcmp(want, "*") || (options && strstr(options, want)));
+}
+
+bool clb_fault_alloc(void)
+{
+    static unsigned long count;
+    const char *n = getenv("CLBENCH_FAULT_ALLOC");
+
+    if (!n || !*n)
+        return false;
+    return ++count >= strtoul(n, NULL, 10);
+}
+
+cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host, cl_int *err)
+{
+    if (clb_fault_alloc()) {
+        *err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        return NULL;
+    }
+    return clCreateBuffer(ctx, flags, size, host, err);
+}

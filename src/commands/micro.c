@@ -1,0 +1,201 @@
+/* peak, bandwidth, transfer, latency: clbench's own kernels, one command each. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clbench/gemm_cli.h"
+#include "clbench/interrupt.h"
+#include "clbench/report.h"
+#include "common.h"
+
+enum { MAX_SIZES = 32 };
+
+struct size_list {
+    size_t n;
+    uint64_t v[MAX_SIZES];
+};
+
+struct micro_config {
+    struct clb_common common;
+    unsigned runs;
+    bool verbose;
+    const char *output;
+    uint64_t bytes;
+    struct size_list sizes;
+};
+
+static int opt_bytes(const char *arg, void *field, struct clb_error *e)
+{
+    return clb_parse_bytes(arg, field, e);
+}
+
+static int opt_sizes(const char *arg, void *field, struct clb_error *e)
+{
+    struct size_list *l = field;
+
+    l->n = 0;
+    for (const char *s = arg;;) {
+        char item[32];
+        size_t len = strcspn(s, ",");
+        if (len == 0 || len >= sizeof(item)) {
+            clb_error_set(e, "expected sizes like 4K,1M,256M");
+            return -1;
+        }
+        if (l->n == MAX_SIZES) {
+            clb_error_set(e, "more than %d sizes", MAX_SIZES);
+            return -1;
+        }
+        memcpy(item, s, len);
+        item[len] = '\0';
+        if (clb_parse_bytes(item, &l->v[l->n++], e))
+            return -1;
+        if (!s[len])
+            return 0;
+        s += len + 1;
+    }
+}
+
+#define MICRO_COMMON_OPTIONS                                                                  \
+    CLB_COMMON_OPTIONS(struct micro_config),                                                  \
+    { "output", 'o', "FILE", "Also write the results to FILE.json or FILE.csv",               \
+      clb_opt_string, offsetof(struct micro_config, output) },                                \
+    { "runs", 0, "N", "Timed calls per figure, after a warm-up (default: 5)", clb_opt_positive, \
+      offsetof(struct micro_config, runs) }
+
+static const struct clb_option peak_options[] = {
+    MICRO_COMMON_OPTIONS,
+    { "verbose", 'v', NULL, "Show every vector width, not only the best", NULL,
+      offsetof(struct micro_config, verbose) },
+    { 0 },
+};
+
+static const struct clb_option bandwidth_options[] = {
+    MICRO_COMMON_OPTIONS,
+    { "bytes", 0, "SIZE",
+      "Bytes per array, e.g. 256M (default: 256 MiB, less if the device cannot hold three)",
+      opt_bytes, offsetof(struct micro_config, bytes) },
+    { 0 },
+};
+
+static const struct clb_option transfer_options[] = {
+    MICRO_COMMON_OPTIONS,
+    { "sizes", 0, "LIST", "Transfer sizes (default: 4K,64K,1M,16M,256M)", opt_sizes,
+      offsetof(struct micro_config, sizes) },
+    { 0 },
+};
+
+static const struct clb_option latency_options[] = {
+    MICRO_COMMON_OPTIONS,
+    { 0 },
+};
+
+static void micro_defaults(void *config)
+{
+    ((struct micro_config *)config)->runs = 5;
+}
+
+typedef int (*micro_fn)(const struct clb_device *, const struct clb_cl_env *,
+                        const struct clb_micro_options *, struct clb_micro_results *);
+
+struct micro_file {
+    const struct clb_micro_report *report;
+    enum clb_format format;
+};
+
+static int write_file(FILE *out, const void *ctx)
+{
+    const struct micro_file *f = ctx;
+    return clb_micro_write(out, f->format, f->report);
+}
+
+static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
+{
+    struct clb_selection sel;
+    struct clb_micro_results res = { 0 };
+    struct clb_micro_options opt = { .runs = cfg->runs, .bytes = cfg->bytes,
+                                     .sizes = cfg->sizes.n ? cfg->sizes.v : NULL,
+                                     .n_sizes = cfg->sizes.n };
+    struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
+                                 .started = time(NULL) };
+    struct clb_error e;
+    int rc;
+
+    if (cfg->output && clb_format_from_path(cfg->output) < 0) {
+        fprintf(stderr, "clbench %s: option --output: '%s' must end in .json or .csv\n", name,
+                cfg->output);
+        return CLB_EXIT_USAGE;
+    }
+    if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
+        return rc;
+    clb_interrupt_install();
+    for (size_t i = 0; i < sel.n_devices && !clb_interrupted(); i++) {
+        struct clb_cl_env env;
+        if (isatty(STDERR_FILENO))
+            fprintf(stderr, "[%zu/%zu] %s %s ...\n", i + 1, sel.n_devices, name,
+                    clb_device_str(sel.devices[i], CLB_PROP_NAME));
+        if (clb_cl_env_init(&env, sel.devices[i]->id, false, &e)) {
+            struct clb_micro_row *row = clb_micro_add(&res, sel.devices[i], name, "gbps");
+            if (row) {
+                row->status = CLB_ROW_ERROR;
+                snprintf(row->case_, sizeof(row->case_), "all");
+                snprintf(row->reason, sizeof(row->reason), "%s", e.msg);
+            }
+            continue;
+        }
+        fn(sel.devices[i], &env, &opt, &res);
+        clb_cl_env_finish(&env);
+    }
+    meta.complete = !clb_interrupted();
+    meta.signal = clb_interrupt_signal();
+    struct clb_micro_report report = { .meta = &meta, .results = &res, .devices = sel.devices,
+                                       .n_devices = sel.n_devices, .runs = cfg->runs,
+                                       .verbose = cfg->verbose };
+    rc = CLB_EXIT_OK;
+    for (size_t i = 0; i < res.n_rows; i++)
+        if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)
+            rc = CLB_EXIT_FAILURE;
+    if (cfg->output) {
+        struct micro_file f = { &report, (enum clb_format)clb_format_from_path(cfg->output) };
+        if (clb_write_file_atomic(cfg->output, write_file, &f, &e)) {
+            clb_report_error(&e);
+            rc = CLB_EXIT_FAILURE;
+        }
+    }
+    if (clb_micro_write(stdout, cfg->common.format, &report))
+        rc = CLB_EXIT_FAILURE;
+    if (clb_finish_stdout())
+        rc = CLB_EXIT_FAILURE;
+    clb_micro_results_finish(&res);
+    clb_selection_close(&sel);
+    if (meta.signal) {
+        fprintf(stderr, "clbench: interrupted by %s; the results measured so far were kept\n",
+                strsignal(meta.signal));
+        return 128 + meta.signal;
+    }
+    return rc;
+}
+
+#define MICRO_COMMAND(name_, fn_, opts_, summary_)                                         \
+    static int run_##name_(void *config, int n, char **ops)                                \
+    {                                                                                      \
+        (void)n;                                                                           \
+        (void)ops;                                                                         \
+        return micro_main(config, fn_, #name_);                                            \
+    }                                                                                      \
+    const struct clb_command clb_cmd_##name_ = {                                           \
+        .name = #name_, .summary = summary_, .usage = "", .options = opts_,                \
+        .config_size = sizeof(struct micro_config), .defaults = micro_defaults,            \
+        .run = run_##name_,                                                                \
+    }
+
+MICRO_COMMAND(peak, clb_peak_run, peak_options,
+              "Peak arithmetic rate per precision (fp32, fp64, fp16, int32) with clbench's own "
+              "kernels, verified.");
+MICRO_COMMAND(bandwidth, clb_bandwidth_run, bandwidth_options,
+              "Device memory bandwidth: copy, mul, add, triad, dot (BabelStream's kernels), "
+              "verified.");
+MICRO_COMMAND(transfer, clb_transfer_run, transfer_options,
+              "Host-to-device and device-to-host bandwidth, pageable and pinned memory, by size.");
+MICRO_COMMAND(latency, clb_latency_run, latency_options,
+              "Kernel launch latency: round trip, enqueue to start, and an empty kernel's run.");

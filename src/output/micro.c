@@ -1,0 +1,166 @@
+#include <inttypes.h>
+#include <string.h>
+
+#include "clbench/report.h"
+#include "clbench/table.h"
+#include "clbench/units.h"
+
+static void figure(const char *metric, double v, char *buf, size_t len)
+{
+    if (!strcmp(metric, "gflops"))
+        clb_format_flops(v, buf, len);
+    else if (!strcmp(metric, "us"))
+        snprintf(buf, len, "%.1f us", v);
+    else
+        snprintf(buf, len, "%.4g %s", v, clb_metric_unit(metric));
+}
+
+static bool shown(const struct clb_micro_row *row, bool verbose)
+{
+    return verbose || strcmp(row->benchmark, "peak") || row->headline;
+}
+
+int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool verbose)
+{
+    static const char *const head[] = { "DEVICE", "BENCHMARK", "CASE",   "FIGURE",
+                                        "BEST",   "MEDIAN",    "SPREAD", "CHECK" };
+    struct clb_table *t = clb_table_create(head, 8);
+
+    if (!t)
+        return -1;
+    for (size_t c = 3; c <= 6; c++)
+        clb_table_align_right(t, c);
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_micro_row *row = &res->rows[i];
+        char dev[160], fig[48] = "", best[48] = "", med[32] = "", spread[32] = "", check[600];
+        if (!shown(row, verbose))
+            continue;
+        snprintf(dev, sizeof(dev), "%u:%u %s", row->device->platform_index,
+                 row->device->device_index, clb_device_str(row->device, CLB_PROP_NAME));
+        if (row->n_times && (row->status == CLB_ROW_OK || row->status == CLB_ROW_FAILED)) {
+            figure(row->metric, row->value, fig, sizeof(fig));
+            figure(row->metric, row->best, best, sizeof(best));
+            clb_format_seconds(row->time_s.median, med, sizeof(med));
+            snprintf(spread, sizeof(spread), "±%.1f%%", row->time_s.cv * 100.0);
+        }
+        if (row->status == CLB_ROW_OK)
+            snprintf(check, sizeof(check), "OK");
+        else if (row->status == CLB_ROW_FAILED)
+            snprintf(check, sizeof(check), "FAILED: %s", row->reason);
+        else
+            snprintf(check, sizeof(check), "%s: %s", clb_row_status_name(row->status),
+                     row->reason);
+        const char *cells[] = { dev, row->benchmark, row->case_, fig, best, med, spread, check };
+        if (clb_table_add(t, cells)) {
+            clb_table_destroy(t);
+            return -1;
+        }
+    }
+    clb_table_print(t, out);
+    clb_table_destroy(t);
+    return 0;
+}
+
+static json_t *row_json(const struct clb_micro_row *row)
+{
+    char id[32], best_key[48];
+    json_t *o = json_object(), *times = json_array();
+    const bool measured = row->n_times && (row->status == CLB_ROW_OK ||
+                                           row->status == CLB_ROW_FAILED);
+
+    snprintf(id, sizeof(id), "%u:%u", row->device->platform_index, row->device->device_index);
+    json_object_set_new(o, "benchmark", json_string(row->benchmark));
+    json_object_set_new(o, "case", json_string(row->case_));
+    json_object_set_new(o, "metric", json_string(row->metric));
+    json_object_set_new(o, "device", json_string(id));
+    json_object_set_new(o, "device_name", json_string(clb_device_str(row->device, CLB_PROP_NAME)));
+    json_object_set_new(o, "backend", json_string("clbench"));
+    json_object_set_new(o, "baseline", json_false());
+    if (row->precision)
+        json_object_set_new(o, "precision", json_string(row->precision));
+    if (row->width) {
+        json_object_set_new(o, "width", json_integer(row->width));
+        json_object_set_new(o, "headline", json_boolean(row->headline));
+    }
+    json_object_set_new(o, "status", json_string(clb_row_status_name(row->status)));
+    json_object_set_new(o, "reason", row->status == CLB_ROW_OK ? json_null()
+                                                                : json_string(row->reason));
+    for (size_t i = 0; i < row->n_times; i++)
+        json_array_append_new(times, json_real(row->times_s[i]));
+    json_object_set_new(o, "times_s", times);
+    if (measured) {
+        json_object_set_new(o, "time", json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "n",
+                                                 (json_int_t)row->time_s.n, "median_s",
+                                                 row->time_s.median, "min_s", row->time_s.min,
+                                                 "max_s", row->time_s.max, "mean_s",
+                                                 row->time_s.mean, "cv", row->time_s.cv));
+        json_object_set_new(o, row->metric, json_real(row->value));
+        snprintf(best_key, sizeof(best_key), "%s_best", row->metric);
+        json_object_set_new(o, best_key, json_real(row->best));
+        if (row->work > 0)
+            json_object_set_new(o, "work_per_call", json_real(row->work));
+        json_object_set_new(o, "verified", json_boolean(row->status == CLB_ROW_OK));
+        json_object_set_new(o, "check", json_string(row->check));
+    }
+    return o;
+}
+
+int clb_micro_rows_json(const struct clb_micro_results *res, json_t *results)
+{
+    for (size_t i = 0; i < res->n_rows; i++) {
+        json_t *o = row_json(&res->rows[i]);
+        if (!o || json_array_append_new(results, o))
+            return -1;
+    }
+    return 0;
+}
+
+static int write_json(FILE *out, const struct clb_micro_report *r)
+{
+    json_t *root = clb_result_doc_create(r->meta, NULL, 0, r->devices, r->n_devices);
+    json_t *rows = json_array();
+    int rc = -1;
+
+    if (root && rows && clb_micro_rows_json(r->results, rows) == 0) {
+        json_object_set_new(root, "options", json_pack("{s:I}", "runs", (json_int_t)r->runs));
+        json_object_set(root, "results", rows);
+        rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? 0 : -1;
+        fputc('\n', out);
+    }
+    json_decref(rows);
+    json_decref(root);
+    return rc;
+}
+
+static int write_csv(FILE *out, const struct clb_micro_report *r)
+{
+    fputs("device,device_name,benchmark,case,metric,status,value,best,median_s,min_s,max_s,cv,"
+          "reason\n", out);
+    for (size_t i = 0; i < r->results->n_rows; i++) {
+        const struct clb_micro_row *row = &r->results->rows[i];
+        if (!shown(row, r->verbose))
+            continue;
+        fprintf(out, "%u:%u,", row->device->platform_index, row->device->device_index);
+        clb_csv_field(out, clb_device_str(row->device, CLB_PROP_NAME));
+        fprintf(out, ",%s,", row->benchmark);
+        clb_csv_field(out, row->case_);
+        fprintf(out, ",%s,%s,", row->metric, clb_row_status_name(row->status));
+        if (row->n_times)
+            fprintf(out, "%.6g,%.6g,%.9g,%.9g,%.9g,%.4g,", row->value, row->best,
+                    row->time_s.median, row->time_s.min, row->time_s.max, row->time_s.cv);
+        else
+            fputs(",,,,,,", out);
+        clb_csv_field(out, row->status == CLB_ROW_OK ? "" : row->reason);
+        fputc('\n', out);
+    }
+    return 0;
+}
+
+int clb_micro_write(FILE *out, enum clb_format fmt, const struct clb_micro_report *r)
+{
+    if (fmt == CLB_FORMAT_JSON)
+        return write_json(out, r);
+    if (fmt == CLB_FORMAT_CSV)
+        return write_csv(out, r);
+    return clb_micro_write_table(out, r->results, r->verbose);
+}
