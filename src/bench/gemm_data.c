@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "clbench/gemm.h"
+#include "clbench/rng.h"
 
 const char *clb_precision_name(enum clb_precision p)
 {
@@ -53,20 +54,11 @@ static void store(enum clb_precision p, void *m, size_t i, double v)
     }
 }
 
-/* splitmix64: small, fast, and the same sequence everywhere for a seed. */
-static uint64_t next_u64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static void fill(enum clb_precision p, void *m, size_t count, uint64_t *state)
 {
     for (size_t i = 0; i < count; i++) {
         do {
-            double u = (double)(next_u64(state) >> 11) * 0x1p-53; /* [0, 1) */
+            double u = (double)(clb_rng_next(state) >> 11) * 0x1p-53; /* [0, 1) */
             store(p, m, i, 2.0 * u - 1.0);
         } while (clb_gemm_load(p, m, i) == 0.0);
     }

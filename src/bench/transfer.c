@@ -6,24 +6,17 @@
 #include "clbench/micro.h"
 #include "clbench/timer.h"
 #include "clbench/units.h"
+#include "clbench/rng.h"
 
 static const uint64_t default_sizes[] = { 4u << 10, 64u << 10, 1u << 20, 16u << 20, 256u << 20 };
 
 enum mode { PAGEABLE, PINNED };
 static const char *const mode_names[] = { "pageable", "pinned" };
 
-static uint64_t next_u64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static void fill_random(unsigned char *p, size_t n, uint64_t seed)
 {
     for (size_t i = 0; i < n; i += 8) {
-        uint64_t v = next_u64(&seed);
+        uint64_t v = clb_rng_next(&seed);
         memcpy(p + i, &v, n - i < 8 ? n - i : 8);
     }
 }

@@ -1,4 +1,5 @@
 #include "clbench/verify.h"
+#include "clbench/rng.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -115,14 +116,6 @@ static int full_dgemm(struct clb_gemm_reference *r)
     return rc;
 }
 
-static uint64_t next_u64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Random entries, plus the whole last row and column, where edge tiles go wrong. */
 static int sampled(struct clb_gemm_reference *r, uint64_t seed)
 {
@@ -135,7 +128,7 @@ static int sampled(struct clb_gemm_reference *r, uint64_t seed)
     if (!r->idx || !r->val)
         return -1;
     for (size_t t = 0; t < CLB_VERIFY_SAMPLES; t++)
-        r->idx[r->n_samples++] = next_u64(&seed) % (s.m * s.n);
+        r->idx[r->n_samples++] = clb_rng_next(&seed) % (s.m * s.n);
     for (uint64_t j = 0; j < s.n; j++)
         r->idx[r->n_samples++] = (s.m - 1) * s.n + j;
     for (uint64_t i = 0; i < s.m; i++)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/report.h"
 #include "clbench/select.h"
 
 void clb_report_error(const struct clb_error *e)
@@ -54,4 +55,42 @@ int clb_finish_stdout(void)
         return CLB_EXIT_FAILURE;
     }
     return CLB_EXIT_OK;
+}
+
+struct emit_ctx {
+    clb_report_writer write;
+    enum clb_format format;
+    const void *report;
+};
+
+static int write_emit(FILE *out, const void *ctx)
+{
+    const struct emit_ctx *c = ctx;
+    return c->write(out, c->format, c->report);
+}
+
+int clb_emit_report(const char *output, enum clb_format format, clb_report_writer write,
+                    const void *report, int rc, int signal)
+{
+    struct clb_error e;
+
+    if (output) {
+        struct emit_ctx c = { write, (enum clb_format)clb_format_from_path(output), report };
+        if (clb_write_file_atomic(output, write_emit, &c, &e)) {
+            clb_report_error(&e);
+            rc = CLB_EXIT_FAILURE;
+        }
+    }
+    if (write(stdout, format, report)) {
+        fprintf(stderr, "clbench: could not write the results\n");
+        rc = CLB_EXIT_FAILURE;
+    }
+    if (clb_finish_stdout() != CLB_EXIT_OK)
+        rc = CLB_EXIT_FAILURE;
+    if (signal) {
+        fprintf(stderr, "clbench: interrupted by %s; the results measured so far were kept\n",
+                strsignal(signal));
+        return 128 + signal;
+    }
+    return rc;
 }

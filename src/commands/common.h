@@ -2,6 +2,8 @@
 #define CLBENCH_COMMANDS_COMMON_H
 
 /* What every command does first: find the platforms and apply -d. */
+#include <stdio.h>
+
 #include "clbench/cli.h"
 #include "clbench/device.h"
 
@@ -24,5 +26,17 @@ void clb_report_error(const struct clb_error *e);
 
 /* 0 if stdout was written and flushed fine, else prints why and returns 1. */
 int clb_finish_stdout(void);
+
+/* Writes one report in one format (wraps clb_gemm_write, clb_micro_write). */
+typedef int (*clb_report_writer)(FILE *out, enum clb_format fmt, const void *report);
+
+/*
+ * The end of every measuring command: the report to `output` (if not NULL;
+ * written atomically, its format from its name) and to stdout in `format`.
+ * Returns `rc`, 1 if writing failed, or 128 + signal (with a note on stderr)
+ * when a signal cut the run short.
+ */
+int clb_emit_report(const char *output, enum clb_format format, clb_report_writer write,
+                    const void *report, int rc, int signal);
 
 #endif

@@ -75,15 +75,9 @@ static void gemm_defaults(void *config)
     c->beta = 0.0;
 }
 
-struct file_ctx {
-    const struct clb_gemm_report *report;
-    enum clb_format format;
-};
-
-static int write_file(FILE *out, const void *ctx)
+static int write_report(FILE *out, enum clb_format fmt, const void *report)
 {
-    const struct file_ctx *f = ctx;
-    return clb_gemm_write(out, f->format, f->report);
+    return clb_gemm_write(out, fmt, report);
 }
 
 /* Checks what needs no device; returns 0 or prints a usage error and returns 2. */
@@ -227,27 +221,11 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     for (size_t i = 0; i < micro.n_rows; i++)
         if (micro.rows[i].status == CLB_ROW_FAILED || micro.rows[i].status == CLB_ROW_ERROR)
             rc = CLB_EXIT_FAILURE;
-    if (cfg->output) {
-        struct file_ctx fc = { &report, (enum clb_format)clb_format_from_path(cfg->output) };
-        if (clb_write_file_atomic(cfg->output, write_file, &fc, &e) != 0) {
-            clb_report_error(&e);
-            rc = CLB_EXIT_FAILURE;
-        }
-    }
-    if (clb_gemm_write(stdout, cfg->common.format, &report) != 0) {
-        fprintf(stderr, "clbench: could not write the results\n");
-        rc = CLB_EXIT_FAILURE;
-    }
-    if (clb_finish_stdout() != CLB_EXIT_OK)
-        rc = CLB_EXIT_FAILURE;
+    rc = clb_emit_report(cfg->output, cfg->common.format, write_report, &report, rc,
+                         meta.signal);
     clb_gemm_results_finish(&res);
     clb_micro_results_finish(&micro);
     clb_selection_close(&sel);
-    if (meta.signal) {
-        fprintf(stderr, "clbench: interrupted by %s; the results measured so far were kept\n",
-                strsignal(meta.signal));
-        return 128 + meta.signal;
-    }
     return rc;
 }
 

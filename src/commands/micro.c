@@ -98,15 +98,9 @@ static void micro_defaults(void *config)
 typedef int (*micro_fn)(const struct clb_device *, const struct clb_cl_env *,
                         const struct clb_micro_options *, struct clb_micro_results *);
 
-struct micro_file {
-    const struct clb_micro_report *report;
-    enum clb_format format;
-};
-
-static int write_file(FILE *out, const void *ctx)
+static int write_report(FILE *out, enum clb_format fmt, const void *report)
 {
-    const struct micro_file *f = ctx;
-    return clb_micro_write(out, f->format, f->report);
+    return clb_micro_write(out, fmt, report);
 }
 
 static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
@@ -155,24 +149,10 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
     for (size_t i = 0; i < res.n_rows; i++)
         if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)
             rc = CLB_EXIT_FAILURE;
-    if (cfg->output) {
-        struct micro_file f = { &report, (enum clb_format)clb_format_from_path(cfg->output) };
-        if (clb_write_file_atomic(cfg->output, write_file, &f, &e)) {
-            clb_report_error(&e);
-            rc = CLB_EXIT_FAILURE;
-        }
-    }
-    if (clb_micro_write(stdout, cfg->common.format, &report))
-        rc = CLB_EXIT_FAILURE;
-    if (clb_finish_stdout())
-        rc = CLB_EXIT_FAILURE;
+    rc = clb_emit_report(cfg->output, cfg->common.format, write_report, &report, rc,
+                         meta.signal);
     clb_micro_results_finish(&res);
     clb_selection_close(&sel);
-    if (meta.signal) {
-        fprintf(stderr, "clbench: interrupted by %s; the results measured so far were kept\n",
-                strsignal(meta.signal));
-        return 128 + meta.signal;
-    }
     return rc;
 }
 
