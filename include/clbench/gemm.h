@@ -59,6 +59,7 @@ double clb_gemm_load(enum clb_precision p, const void *m, size_t i);
 struct clb_gemm_backend {
     const char *name;      /* "clblast", "openblas": what -b/--backend takes */
     bool on_device;        /* runs on each selected OpenCL device; false: once, on the host */
+    bool explicit_only;    /* left out of "-b all": only when named (or by --untuned) */
 
     /*
      * The library behind it for the record: a new JSON object with at least
@@ -88,6 +89,9 @@ struct clb_gemm_backend {
     /* Copies C to host memory `c` (m*n elements of the precision). */
     int (*download)(void *state, void *c, struct clb_error *e);
     void (*destroy)(void *state); /* accepts NULL */
+
+    /* Whether this problem runs with tuned parameters (shown as "NAME (tuned)"). May be NULL. */
+    bool (*tuned)(void *state);
 
     /* Host backends: threads to use (0: all cores). May be NULL. */
     void (*set_threads)(unsigned n);

@@ -71,6 +71,8 @@ struct clb_gemm_row {
 
     double speedup;            /* gflops over the baseline row's; 0 when there is none */
     double peak_gflops;        /* the device's measured peak in this precision; 0: unknown */
+    bool tuned;                /* the backend ran with stored tuned parameters */
+    size_t order;              /* position in problem order (precision, shape, backend, device) */
 };
 
 /* Whether a row holds measured figures (OK or FAILED). */

@@ -7,8 +7,11 @@
 #include <clblast_c.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "clbench/clblast_tune.h"
 #include "clbench/gemm.h"
+#include "clbench/tune.h"
 #include "config.h"
 
 static const char *clblast_status_name(CLBlastStatusCode s)
@@ -41,7 +44,68 @@ struct clblast_state {
     const struct clb_gemm_data *data;
     cl_command_queue queue;
     cl_mem a, b, c;
+    bool tuned;
 };
+
+/*
+ * CLBlastOverrideParameters is process-wide per device and precision, and
+ * makes CLBlast recompile: remember what is applied so it is done once, and
+ * so the untuned variant can tell when it can no longer be measured.
+ */
+static struct applied {
+    cl_device_id dev;
+    enum clb_precision p;
+    struct clb_tune_params params;
+} applied[16];
+static size_t n_applied;
+
+static const struct applied *find_applied(cl_device_id dev, enum clb_precision p)
+{
+    for (size_t i = 0; i < n_applied; i++)
+        if (applied[i].dev == dev && applied[i].p == p)
+            return &applied[i];
+    return NULL;
+}
+
+static CLBlastPrecision clblast_precision(enum clb_precision p)
+{
+    return p == CLB_FP64 ? CLBlastPrecisionDouble
+                         : p == CLB_FP16 ? CLBlastPrecisionHalf : CLBlastPrecisionSingle;
+}
+
+int clb_clblast_override(cl_device_id dev, enum clb_precision p,
+                         const struct clb_tune_params *params, struct clb_error *e)
+{
+    const struct applied *a = find_applied(dev, p);
+    const char *names[CLB_TUNE_MAX_PARAMS];
+
+    if (a && a->params.n == params->n &&
+        !memcmp(a->params.value, params->value, params->n * sizeof(params->value[0])))
+        return 0;
+    for (size_t i = 0; i < params->n; i++)
+        names[i] = params->name[i];
+    CLBlastStatusCode st = CLBlastOverrideParameters(dev, "Xgemm", clblast_precision(p),
+                                                     params->n, names, params->value);
+    if (st != CLBlastSuccess) {
+        clb_error_set(e, "CLBlastOverrideParameters: %s (%d)", clblast_status_name(st), (int)st);
+        return -1;
+    }
+    /* Programs compiled with the previous parameters must not be reused with the new ones. */
+    st = CLBlastClearCache();
+    if (st != CLBlastSuccess) {
+        clb_error_set(e, "CLBlastClearCache: %s (%d)", clblast_status_name(st), (int)st);
+        return -1;
+    }
+    if (!a && n_applied < sizeof(applied) / sizeof(applied[0]))
+        a = &applied[n_applied++];
+    if (a) {
+        struct applied *w = (struct applied *)a;
+        w->dev = dev;
+        w->p = p;
+        w->params = *params;
+    }
+    return 0;
+}
 
 static json_t *clblast_info(void)
 {
@@ -96,18 +160,43 @@ static void clblast_destroy(void *state)
     free(s);
 }
 
-static void *clblast_create(const struct clb_device *dev, const struct clb_cl_env *env,
-                            const struct clb_gemm_data *data, struct clb_error *e)
+/*
+ * Parameters: NULL with use_tuning: the stored tuning if any (the "clblast"
+ * backend); NULL without: CLBlast's built-in choice ("clblast-untuned");
+ * otherwise exactly these (the tuner's candidates).
+ */
+static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
+                    const struct clb_gemm_data *data, bool use_tuning,
+                    const struct clb_tune_params *explicit_params, struct clb_error *e)
 {
     struct clblast_state *s = calloc(1, sizeof(*s));
     const size_t es = clb_precision_bytes(data->precision);
     const struct clb_gemm_shape sh = data->shape;
+    struct clb_tune_params params;
     cl_int err;
 
-    (void)dev;
     if (!s) {
         clb_error_set(e, "out of host memory");
         return NULL;
+    }
+    if (explicit_params) {
+        if (clb_clblast_override(dev->id, data->precision, explicit_params, e)) {
+            free(s);
+            return NULL;
+        }
+    } else if (!use_tuning && find_applied(dev->id, data->precision)) {
+        clb_error_set(e, "tuned CLBlast parameters are already active for this device and "
+                         "precision in this process: untuned figures cannot be taken");
+        free(s);
+        return NULL;
+    } else if (use_tuning &&
+               clb_tuning_lookup(dev, "Xgemm", clb_precision_name(data->precision), &params,
+                                 NULL)) {
+        struct clb_error oe;
+        if (clb_clblast_override(dev->id, data->precision, &params, &oe) == 0)
+            s->tuned = true;
+        else
+            fprintf(stderr, "clbench: warning: stored CLBlast tuning not applied: %s\n", oe.msg);
     }
     s->data = data;
     s->queue = env->queue;
@@ -128,6 +217,30 @@ static void *clblast_create(const struct clb_device *dev, const struct clb_cl_en
 error:
     clblast_destroy(s);
     return NULL;
+}
+
+static void *clblast_create(const struct clb_device *dev, const struct clb_cl_env *env,
+                            const struct clb_gemm_data *data, struct clb_error *e)
+{
+    return create(dev, env, data, true, NULL, e);
+}
+
+static void *clblast_create_untuned(const struct clb_device *dev, const struct clb_cl_env *env,
+                                    const struct clb_gemm_data *data, struct clb_error *e)
+{
+    return create(dev, env, data, false, NULL, e);
+}
+
+void *clb_clblast_create_with(const struct clb_device *dev, const struct clb_cl_env *env,
+                              const struct clb_gemm_data *data,
+                              const struct clb_tune_params *params, struct clb_error *e)
+{
+    return create(dev, env, data, false, params, e);
+}
+
+static bool clblast_tuned(void *state)
+{
+    return ((struct clblast_state *)state)->tuned;
 }
 
 static int clblast_run(void *state, struct clb_error *e)
@@ -184,6 +297,21 @@ const struct clb_gemm_backend clb_backend_clblast = {
     .info = clblast_info,
     .supports = clblast_supports,
     .create = clblast_create,
+    .upload = clblast_upload,
+    .run = clblast_run,
+    .download = clblast_download,
+    .destroy = clblast_destroy,
+    .tuned = clblast_tuned,
+};
+
+/* CLBlast with its built-in parameters even when tuned ones are stored (--untuned). */
+const struct clb_gemm_backend clb_backend_clblast_untuned = {
+    .name = "clblast-untuned",
+    .on_device = true,
+    .explicit_only = true,
+    .info = clblast_info,
+    .supports = clblast_supports,
+    .create = clblast_create_untuned,
     .upload = clblast_upload,
     .run = clblast_run,
     .download = clblast_download,

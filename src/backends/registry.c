@@ -2,13 +2,21 @@
 
 #include "clbench/gemm.h"
 
-extern const struct clb_gemm_backend clb_backend_openblas;
-extern const struct clb_gemm_backend clb_backend_clblast;
+#include "clbench/clblast_tune.h"
+#include "clbench/own_gemm.h"
 
-/* The baseline (first host backend) first: it is what speedups are against. */
+extern const struct clb_gemm_backend clb_backend_openblas;
+
+/*
+ * The baseline (first host backend) first: it is what speedups are against.
+ * clblast-untuned before clblast: CLBlast's parameter overrides are
+ * process-wide, so untuned figures must be taken before tuned ones.
+ */
 const struct clb_gemm_backend *const clb_gemm_backends[] = {
     &clb_backend_openblas,
+    &clb_backend_clblast_untuned,
     &clb_backend_clblast,
+    &clb_backend_clbench,
     NULL,
 };
 

@@ -161,6 +161,7 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
         return;
     }
     row->status = CLB_ROW_OK;
+    row->tuned = be->tuned && be->tuned(state);
     t = clb_now_s();
     if (be->run(state, &e))
         goto fault;
@@ -246,6 +247,12 @@ static void progress(const struct clb_gemm_options *opt, size_t i, size_t n,
             row->backend->name, clb_now_s() - t0);
 }
 
+static int cmp_order(const void *a, const void *b)
+{
+    size_t x = ((const struct clb_gemm_row *)a)->order, y = ((const struct clb_gemm_row *)b)->order;
+    return (x > y) - (x < y);
+}
+
 static void compute_speedups(struct clb_gemm_results *r)
 {
     for (size_t i = 0; i < r->n_rows; i++) {
@@ -291,21 +298,26 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
         return -1;
     }
 
-    for (size_t pi = 0; pi < opt->n_precisions; pi++) {
-        for (size_t si = 0; si < opt->n_shapes; si++) {
-            const enum clb_precision p = opt->precisions[pi];
-            const struct clb_gemm_shape shape = opt->shapes[si];
-            struct clb_gemm_data *data = NULL;
-            struct clb_gemm_reference *ref = NULL;
-            void *c = NULL;
-            char host_why[256] = "";
-            bool sane = shape_sane(shape, host_why, sizeof(host_why));
-            bool host_ok = sane && host_fits(shape, p, host_why, sizeof(host_why));
-            struct clb_error pe = { "" };
+    /*
+     * Backend by backend (CLBlast's parameter overrides are process-wide: the
+     * untuned variant must finish before the tuned one starts); rows are put
+     * back in problem order afterwards.
+     */
+    for (size_t b = 0; b < opt->n_backends; b++) {
+        const struct clb_gemm_backend *be = opt->backends[b];
+        const size_t nd = be->on_device ? n_devices : 1;
+        for (size_t pi = 0; pi < opt->n_precisions; pi++) {
+            for (size_t si = 0; si < opt->n_shapes; si++) {
+                const enum clb_precision p = opt->precisions[pi];
+                const struct clb_gemm_shape shape = opt->shapes[si];
+                struct clb_gemm_data *data = NULL;
+                struct clb_gemm_reference *ref = NULL;
+                void *c = NULL;
+                char host_why[256] = "";
+                const bool sane = shape_sane(shape, host_why, sizeof(host_why));
+                const bool host_ok = sane && host_fits(shape, p, host_why, sizeof(host_why));
+                struct clb_error pe = { "" };
 
-            for (size_t b = 0; b < opt->n_backends; b++) {
-                const struct clb_gemm_backend *be = opt->backends[b];
-                size_t nd = be->on_device ? n_devices : 1;
                 for (size_t di = 0; di < nd && !clb_interrupted(); di++) {
                     struct clb_gemm_row *row = &out->rows[n++];
                     const struct clb_device *dev = be->on_device ? devices[di] : NULL;
@@ -315,6 +327,8 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
                     row->backend = be;
                     row->precision = p;
                     row->shape = shape;
+                    row->order = ((pi * opt->n_shapes + si) * opt->n_backends + b) *
+                                     (n_devices + 1) + di;
                     out->n_rows = n;
                     progress(opt, n - 1, total, row, t0);
                     if (!be->supports(dev, p, why, sizeof(why))) {
@@ -351,12 +365,13 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
                     }
                     measure(row, opt, dev ? &envs[di] : NULL, data, ref, c);
                 }
+                free(c);
+                clb_gemm_reference_destroy(ref);
+                clb_gemm_data_destroy(data);
             }
-            free(c);
-            clb_gemm_reference_destroy(ref);
-            clb_gemm_data_destroy(data);
         }
     }
+    qsort(out->rows, out->n_rows, sizeof(*out->rows), cmp_order);
     for (size_t i = 0; i < n_devices; i++)
         clb_cl_env_finish(&envs[i]);
     free(envs);

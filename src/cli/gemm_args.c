@@ -157,7 +157,8 @@ int clb_opt_backends(const char *arg, void *field, struct clb_error *e)
             return -1;
         bool all = strcmp(item, "all") == 0, found = false;
         for (size_t b = 0; clb_gemm_backends[b]; b++) {
-            if (!all && strcmp(item, clb_gemm_backends[b]->name) != 0)
+            if (all ? clb_gemm_backends[b]->explicit_only
+                    : strcmp(item, clb_gemm_backends[b]->name) != 0)
                 continue;
             found = true;
             bool dup = false;
@@ -165,6 +166,20 @@ int clb_opt_backends(const char *arg, void *field, struct clb_error *e)
                 dup |= l->v[i] == clb_gemm_backends[b];
             if (!dup && l->n < sizeof(l->v) / sizeof(l->v[0]))
                 l->v[l->n++] = clb_gemm_backends[b];
+            /* Registry order, whatever the order given: clblast-untuned must precede
+             * clblast (CLBlast's parameter overrides are process-wide). */
+            for (size_t i = l->n - 1; i > 0 && !dup; i--) {
+                size_t pi = 0, qi = 0;
+                while (clb_gemm_backends[pi] != l->v[i - 1])
+                    pi++;
+                while (clb_gemm_backends[qi] != l->v[i])
+                    qi++;
+                if (pi < qi)
+                    break;
+                const struct clb_gemm_backend *tmp = l->v[i - 1];
+                l->v[i - 1] = l->v[i];
+                l->v[i] = tmp;
+            }
         }
         if (!found) {
             char names[128] = "";

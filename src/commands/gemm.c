@@ -21,6 +21,7 @@ struct gemm_config {
     uint64_t seed;
     bool transfers;
     bool no_peak;
+    bool untuned;
     const char *output;
 };
 
@@ -57,6 +58,9 @@ static const struct clb_option gemm_options[] = {
       offsetof(struct gemm_config, alpha) },
     { "beta", 0, "X", "beta in C = alpha*A*B + beta*C (default: 0)", clb_opt_scalar,
       offsetof(struct gemm_config, beta) },
+    { "untuned", 0, NULL,
+      "Also run CLBlast with its built-in parameters (clblast-untuned) next to the tuned ones "
+      "stored by 'clbench tune'", NULL, offsetof(struct gemm_config, untuned) },
     { "no-peak", 0, NULL,
       "Do not measure each device's peak first (the \"% PEAK\" column stays empty)", NULL,
       offsetof(struct gemm_config, no_peak) },
@@ -97,6 +101,18 @@ static int validate(struct gemm_config *cfg)
         clb_opt_precisions("fp32", &cfg->precisions, &e);
     if (!cfg->backends.n)
         clb_opt_backends("all", &cfg->backends, &e);
+    if (cfg->untuned) {
+        /* In registry order: the untuned variant must run before the tuned one. */
+        struct clb_backend_list l = { 0 };
+        for (size_t b = 0; clb_gemm_backends[b]; b++) {
+            bool chosen = clb_gemm_backends[b] == clb_gemm_backend_find("clblast-untuned");
+            for (size_t i = 0; i < cfg->backends.n; i++)
+                chosen |= cfg->backends.v[i] == clb_gemm_backends[b];
+            if (chosen && l.n < sizeof(l.v) / sizeof(l.v[0]))
+                l.v[l.n++] = clb_gemm_backends[b];
+        }
+        cfg->backends = l;
+    }
     if (cfg->output) {
         char *copy = strdup(cfg->output);
         const char *dir = copy ? dirname(copy) : ".";

@@ -111,7 +111,10 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
             clb_format_seconds(row->e2e_s.median, e2e_t, sizeof(e2e_t));
             clb_format_flops(row->e2e_gflops, e2e_gf, sizeof(e2e_gf));
         }
-        const char *cells[] = { dev,   row->backend->name, clb_precision_name(row->precision),
+        char backend[48];
+        snprintf(backend, sizeof(backend), "%s%s", row->backend->name,
+                 row->tuned ? " (tuned)" : "");
+        const char *cells[] = { dev,   backend, clb_precision_name(row->precision),
                                 shape, first, med, gf, pct, spread, speed, bars, check, e2e_t,
                                 e2e_gf };
         if (clb_table_add(t, cells)) {
@@ -223,6 +226,7 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     json_object_set_new(o, "device", json_string(id));
     json_object_set_new(o, "device_name", json_string(row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU"));
     json_object_set_new(o, "backend", json_string(row->backend->name));
+    json_object_set_new(o, "tuned", json_boolean(row->tuned));
     json_object_set_new(o, "baseline", json_boolean(row->backend == res->baseline));
     json_object_set_new(o, "precision", json_string(clb_precision_name(row->precision)));
     json_object_set_new(o, "m", json_integer((json_int_t)row->shape.m));

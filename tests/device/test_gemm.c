@@ -18,9 +18,13 @@
 static struct clb_inventory *inv;
 static struct clb_device **devs;
 
+/* Odd shapes everywhere; 1000x1x1000 a thin column; 40x256x1100 pads B (N % 256 == 0)
+ * and, with K over clbench's chunk of 1024 on CPUs, splits K in two launches. */
 static const struct clb_gemm_shape shapes[] = {
     { 1, 1, 1 }, { 17, 33, 9 }, { 65, 31, 129 }, { 100, 1, 100 }, { 3, 200, 5 },
+    { 1000, 1, 1000 }, { 40, 256, 1100 },
 };
+static const struct clb_gemm_backend *backends[3];
 static const enum clb_precision precs[] = { CLB_FP32, CLB_FP64 };
 
 static void run(double alpha, double beta, bool transfers, struct clb_gemm_results *res)
@@ -31,8 +35,8 @@ static void run(double alpha, double beta, bool transfers, struct clb_gemm_resul
         .n_shapes = sizeof(shapes) / sizeof(shapes[0]),
         .precisions = precs,
         .n_precisions = 2,
-        .backends = clb_gemm_backends,
-        .n_backends = 2,
+        .backends = backends,
+        .n_backends = 3,
         .runs = 2,
         .warmup = 1,
         .seed = 99,
@@ -41,7 +45,7 @@ static void run(double alpha, double beta, bool transfers, struct clb_gemm_resul
         .transfers = transfers,
     };
     assert_int_equal(clb_gemm_run(&opt, devs, inv->n_devices, res, &e), 0);
-    assert_int_equal(res->n_rows, opt.n_shapes * 2 * (1 + inv->n_devices));
+    assert_int_equal(res->n_rows, opt.n_shapes * 2 * (1 + 2 * inv->n_devices));
 }
 
 static void assert_all_verified(const struct clb_gemm_results *res)
@@ -135,6 +139,10 @@ int main(void)
 
     if (skip)
         return skip;
+    backends[0] = clb_gemm_backend_find("openblas");
+    backends[1] = clb_gemm_backend_find("clblast");
+    backends[2] = clb_gemm_backend_find("clbench");
+    setenv("CLBENCH_TUNING_FILE", "/nonexistent/clbench-tuning.json", 1);
     inv = clb_inventory_create(&e);
     assert_non_null(inv);
     devs = calloc(inv->n_devices, sizeof(*devs));

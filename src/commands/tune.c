@@ -1,0 +1,233 @@
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clbench/gemm_cli.h"
+#include "clbench/interrupt.h"
+#include "clbench/own_gemm.h"
+#include "clbench/table.h"
+#include "clbench/tune.h"
+#include "clbench/units.h"
+#include "common.h"
+
+struct tune_config {
+    struct clb_common common;
+    double budget_s;
+    uint64_t size;
+    struct clb_precision_list precision;
+    const char *only;
+    unsigned runs;
+    bool dry_run;
+};
+
+static int opt_size(const char *arg, void *field, struct clb_error *e)
+{
+    return clb_parse_u64(arg, 16, 16384, field, e);
+}
+
+static int opt_only(const char *arg, void *field, struct clb_error *e)
+{
+    if (strcmp(arg, "clblast") && strcmp(arg, "clbench")) {
+        clb_error_set(e, "expected clblast or clbench, got '%s'", arg);
+        return -1;
+    }
+    *(const char **)field = arg;
+    return 0;
+}
+
+static const struct clb_option tune_options[] = {
+    CLB_COMMON_OPTIONS(struct tune_config),
+    { "budget", 0, "SECONDS",
+      "Time for the search on each device, e.g. 60s (default: 60); the first CLBlast "
+      "candidate always runs to completion", clb_opt_seconds,
+      offsetof(struct tune_config, budget_s) },
+    { "size", 'n', "N", "Tune on an N x N x N problem (default: 1024)", opt_size,
+      offsetof(struct tune_config, size) },
+    { "precision", 'p', "PREC", "fp32 or fp64 (default: fp32)", clb_opt_precisions,
+      offsetof(struct tune_config, precision) },
+    { "only", 0, "WHAT", "Tune only clblast (CLBlast's Xgemm) or clbench (its own kernel)",
+      opt_only, offsetof(struct tune_config, only) },
+    { "runs", 0, "N", "Timed calls per candidate (default: 3)", clb_opt_positive,
+      offsetof(struct tune_config, runs) },
+    { "dry-run", 0, NULL, "Search, but store nothing in the tuning cache", NULL,
+      offsetof(struct tune_config, dry_run) },
+    { 0 },
+};
+
+static void tune_defaults(void *config)
+{
+    struct tune_config *c = config;
+    c->budget_s = 60.0;
+    c->size = 1024;
+    c->runs = 3;
+}
+
+static void params_text(const struct clb_tune_params *p, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    if (p->n == 0) {
+        snprintf(buf, len, "(built-in choice)");
+        return;
+    }
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%zu", i ? " " : "", p->name[i],
+                                 p->value[i]);
+}
+
+static int write_table(FILE *out, const struct clb_tune_result *r, const struct tune_config *c,
+                       const char *path)
+{
+    static const char *const head[] = { "KERNEL", "PARAMETERS", "GFLOP/S", "TIME", "RESULT" };
+    struct clb_table *t = clb_table_create(head, 5);
+
+    if (!t)
+        return -1;
+    clb_table_align_right(t, 2);
+    clb_table_align_right(t, 3);
+    for (size_t i = 0; i < r->n_trials; i++) {
+        const struct clb_tune_trial *tr = &r->trials[i];
+        char params[400], gf[32] = "", secs[32], res[300];
+        params_text(&tr->params, params, sizeof(params));
+        if (tr->status == CLB_ROW_OK)
+            snprintf(gf, sizeof(gf), "%.2f", tr->gflops);
+        clb_format_seconds(tr->seconds, secs, sizeof(secs));
+        snprintf(res, sizeof(res), "%s%s%s", tr->status == CLB_ROW_OK ? "OK" : clb_row_status_name(tr->status),
+                 tr->status == CLB_ROW_OK ? "" : ": ", tr->status == CLB_ROW_OK ? "" : tr->reason);
+        if (i == r->best[0] || i == r->best[1])
+            strncat(res, " (best)", sizeof(res) - strlen(res) - 1);
+        const char *cells[] = { tr->kernel, params, gf, secs, res };
+        if (clb_table_add(t, cells)) {
+            clb_table_destroy(t);
+            return -1;
+        }
+    }
+    fprintf(out, "%u:%u %s, %s, %llu x %llu x %llu:\n", r->device->platform_index,
+            r->device->device_index, clb_device_str(r->device, CLB_PROP_NAME),
+            clb_precision_name(c->precision.v[0]), (unsigned long long)c->size,
+            (unsigned long long)c->size, (unsigned long long)c->size);
+    clb_table_print(t, out);
+    clb_table_destroy(t);
+    static const char *const what[2] = { "CLBlast Xgemm", "clbench kernel" };
+    for (int w = 0; w < 2; w++) {
+        if (r->best[w] == SIZE_MAX && r->default_gflops[w] == 0)
+            continue;
+        fprintf(out, "%s: default %.2f GFLOP/s", what[w], r->default_gflops[w]);
+        if (r->best[w] != SIZE_MAX && r->default_gflops[w] > 0)
+            fprintf(out, ", best %.2f GFLOP/s (%.2fx)", r->best_gflops[w],
+                    r->best_gflops[w] / r->default_gflops[w]);
+        fprintf(out, "%s\n", r->stored[w] ? "; stored"
+                             : r->best[w] != SIZE_MAX &&
+                                       r->best_gflops[w] <= r->default_gflops[w] * CLB_TUNE_MIN_GAIN
+                                 ? "; the default stays (nothing 3% better found)"
+                                 : "");
+    }
+    if (r->stored[0] || r->stored[1])
+        fprintf(out, "tuning cache: %s\n", path);
+    if (r->interrupted)
+        fprintf(out, "interrupted: the best found so far was kept\n");
+    return 0;
+}
+
+static json_t *result_json(const struct clb_tune_result *r)
+{
+    json_t *trials = json_array();
+    for (size_t i = 0; i < r->n_trials; i++) {
+        const struct clb_tune_trial *t = &r->trials[i];
+        json_t *params = json_object();
+        for (size_t k = 0; k < t->params.n; k++)
+            json_object_set_new(params, t->params.name[k], json_integer((json_int_t)t->params.value[k]));
+        json_array_append_new(trials, json_pack("{s:s, s:o, s:s, s:s?, s:f, s:f}", "kernel",
+                                                t->kernel, "params", params, "status",
+                                                clb_row_status_name(t->status), "reason",
+                                                t->status == CLB_ROW_OK ? NULL : t->reason,
+                                                "gflops", t->gflops, "seconds", t->seconds));
+    }
+    return json_pack("{s:s, s:o, s:f, s:f, s:f, s:f, s:b, s:b, s:b}", "device",
+                     clb_device_str(r->device, CLB_PROP_NAME), "trials", trials,
+                     "clblast_default_gflops", r->default_gflops[0], "clblast_best_gflops",
+                     r->best_gflops[0], "clbench_default_gflops", r->default_gflops[1],
+                     "clbench_best_gflops", r->best_gflops[1], "clblast_stored", r->stored[0],
+                     "clbench_stored", r->stored[1], "interrupted", r->interrupted);
+}
+
+static int tune_run(void *config, int n_operands, char **operands)
+{
+    struct tune_config *cfg = config;
+    struct clb_selection sel;
+    char path[4096] = "(none)";
+    int rc;
+    json_t *all = json_array();
+
+    (void)n_operands;
+    (void)operands;
+    if (!cfg->precision.n) {
+        cfg->precision.n = 1;
+        cfg->precision.v[0] = CLB_FP32;
+    }
+    if (cfg->precision.n != 1 || cfg->precision.v[0] == CLB_FP16) {
+        fprintf(stderr, "clbench tune: option --precision: tune one of fp32 or fp64\n");
+        json_decref(all);
+        return CLB_EXIT_USAGE;
+    }
+    clb_tuning_path(path, sizeof(path));
+    if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK) {
+        json_decref(all);
+        return rc;
+    }
+    clb_interrupt_install();
+    for (size_t i = 0; i < sel.n_devices && !clb_interrupted(); i++) {
+        struct clb_tune_result r;
+        struct clb_error e = { "" };
+        struct clb_tune_options opt = {
+            .budget_s = cfg->budget_s, .size = cfg->size, .precision = cfg->precision.v[0],
+            .clblast = !cfg->only || !strcmp(cfg->only, "clblast"),
+            .own = !cfg->only || !strcmp(cfg->only, "clbench"), .runs = cfg->runs,
+            .store = !cfg->dry_run, .progress = isatty(STDERR_FILENO),
+        };
+        if (opt.precision == CLB_FP64 && !clb_device_bool(sel.devices[i], CLB_PROP_FP64)) {
+            fprintf(stderr, "clbench: %s has no fp64: not tuned\n",
+                    clb_device_str(sel.devices[i], CLB_PROP_NAME));
+            continue;
+        }
+        if (clb_tune_device(sel.devices[i], &opt, &r, &e)) {
+            clb_report_error(&e);
+            rc = CLB_EXIT_FAILURE;
+            continue;
+        }
+        if (cfg->common.format == CLB_FORMAT_TABLE)
+            write_table(stdout, &r, cfg, path);
+        else
+            json_array_append_new(all, result_json(&r));
+        clb_tune_result_finish(&r);
+    }
+    if (cfg->common.format != CLB_FORMAT_TABLE) {
+        json_t *root = json_pack("{s:s, s:o}", "tuning_cache", path, "devices", all);
+        json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        fputc('\n', stdout);
+        json_decref(root);
+    } else {
+        json_decref(all);
+    }
+    clb_selection_close(&sel);
+    if (clb_finish_stdout())
+        rc = CLB_EXIT_FAILURE;
+    if (clb_interrupted()) {
+        fprintf(stderr, "clbench: interrupted by %s; the best found so far was kept\n",
+                strsignal(clb_interrupt_signal()));
+        return 128 + clb_interrupt_signal();
+    }
+    return rc;
+}
+
+const struct clb_command clb_cmd_tune = {
+    .name = "tune",
+    .summary = "Search CLBlast's and clbench's GEMM kernel parameters per device within a time "
+               "budget; later runs apply the best.",
+    .usage = "",
+    .options = tune_options,
+    .config_size = sizeof(struct tune_config),
+    .defaults = tune_defaults,
+    .run = tune_run,
+};

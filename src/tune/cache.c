@@ -1,0 +1,235 @@
+#include "clbench/tune.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "clbench/report.h"
+#include "config.h"
+
+#define TUNING_SCHEMA "clbench-tuning/1"
+
+size_t clb_tune_get(const struct clb_tune_params *p, const char *name, size_t fallback)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!strcmp(p->name[i], name))
+            return p->value[i];
+    return fallback;
+}
+
+void clb_tune_set(struct clb_tune_params *p, const char *name, size_t value)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        if (!strcmp(p->name[i], name)) {
+            p->value[i] = value;
+            return;
+        }
+    }
+    if (p->n < CLB_TUNE_MAX_PARAMS) {
+        snprintf(p->name[p->n], sizeof(p->name[0]), "%s", name);
+        p->value[p->n++] = value;
+    }
+}
+
+int clb_tuning_path(char *buf, size_t len)
+{
+    const char *env = getenv("CLBENCH_TUNING_FILE"), *xdg = getenv("XDG_CACHE_HOME"),
+               *home = getenv("HOME");
+
+    if (env && *env)
+        snprintf(buf, len, "%s", env);
+    else if (xdg && *xdg)
+        snprintf(buf, len, "%s/clbench/tuning.json", xdg);
+    else if (home && *home)
+        snprintf(buf, len, "%s/.cache/clbench/tuning.json", home);
+    else
+        return -1;
+    return 0;
+}
+
+/* One warning per distinct message per process: lookups repeat for every problem. */
+static void warn_once(const char *msg)
+{
+    static char seen[16][256];
+    static size_t n;
+
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(seen[i], msg))
+            return;
+    if (n < 16)
+        snprintf(seen[n++], sizeof(seen[0]), "%s", msg);
+    fprintf(stderr, "clbench: warning: %s\n", msg);
+}
+
+/* The whole file, or NULL (missing: silently; unreadable or malformed: with a warning). */
+static json_t *load(const char *path)
+{
+    json_error_t je;
+    struct stat st;
+    char msg[8192];
+
+    if (stat(path, &st) != 0)
+        return NULL;
+    json_t *root = S_ISREG(st.st_mode) && st.st_size < (64 << 20)
+                       ? json_load_file(path, JSON_REJECT_DUPLICATES, &je)
+                       : NULL;
+    json_t *entries = json_object_get(root, "entries");
+    json_t *schema = json_object_get(root, "schema");
+    if (!root || !json_is_string(schema) || strcmp(json_string_value(schema), TUNING_SCHEMA) ||
+        !json_is_array(entries)) {
+        snprintf(msg, sizeof(msg), "ignoring the tuning cache %s: not a %s file", path,
+                 TUNING_SCHEMA);
+        warn_once(msg);
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : "";
+}
+
+static bool parse_params(json_t *o, struct clb_tune_params *out)
+{
+    const char *key;
+    json_t *v;
+
+    memset(out, 0, sizeof(*out));
+    if (!json_is_object(o) || json_object_size(o) == 0 ||
+        json_object_size(o) > CLB_TUNE_MAX_PARAMS)
+        return false;
+    json_object_foreach(o, key, v) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) > 65536 || strlen(key) >= sizeof(out->name[0]))
+            return false;
+        clb_tune_set(out, key, (size_t)json_integer_value(v));
+    }
+    return true;
+}
+
+bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const char *precision,
+                       struct clb_tune_params *out, double *gflops)
+{
+    char path[4096], msg[8192];
+    const char *name = clb_device_str(dev, CLB_PROP_NAME);
+    const char *driver = clb_device_str(dev, CLB_PROP_DRIVER_VERSION);
+    bool found = false, other_devices = false;
+    size_t i;
+    json_t *e;
+
+    if (clb_tuning_path(path, sizeof(path)))
+        return false;
+    json_t *root = load(path);
+    if (!root)
+        return false;
+    json_array_foreach(json_object_get(root, "entries"), i, e) {
+        if (strcmp(str(e, "kernel"), kernel) || strcmp(str(e, "precision"), precision))
+            continue;
+        if (strcmp(str(e, "device"), name) || strcmp(str(e, "driver"), driver)) {
+            other_devices = true;
+            continue;
+        }
+        if (strcmp(str(e, "clblast"), CLBENCH_CLBLAST_VERSION) ||
+            strcmp(str(e, "clbench"), CLBENCH_VERSION)) {
+            snprintf(msg, sizeof(msg), "ignoring tuning of %s for %s: made with CLBlast %s and "
+                                       "clbench %s (this is CLBlast %s, clbench %s)",
+                     kernel, name, str(e, "clblast"), str(e, "clbench"),
+                     CLBENCH_CLBLAST_VERSION, CLBENCH_VERSION);
+            warn_once(msg);
+            continue;
+        }
+        json_t *g = json_object_get(e, "gflops");
+        if (!parse_params(json_object_get(e, "params"), out) || !json_is_number(g)) {
+            snprintf(msg, sizeof(msg), "ignoring a malformed tuning entry for %s in %s", name,
+                     path);
+            warn_once(msg);
+            continue;
+        }
+        if (gflops)
+            *gflops = json_number_value(g);
+        found = true;
+    }
+    if (!found && other_devices) {
+        snprintf(msg, sizeof(msg), "the tuning cache %s has %s %s entries for other devices "
+                                   "only (none for %s, driver %s): not applied",
+                 path, kernel, precision, name, driver);
+        warn_once(msg);
+    }
+    json_decref(root);
+    return found;
+}
+
+static int write_json(FILE *out, const void *ctx)
+{
+    return json_dumpf((const json_t *)ctx, out, JSON_INDENT(2)) == 0 ? 0 : -1;
+}
+
+static int make_parent(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", path);
+    for (char *s = dir + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    return 0;
+}
+
+int clb_tuning_store(const struct clb_device *dev, const char *kernel, const char *precision,
+                     const struct clb_tune_params *p, double gflops, uint64_t size,
+                     struct clb_error *e)
+{
+    char path[4096], created[32];
+    const char *name = clb_device_str(dev, CLB_PROP_NAME);
+    const char *driver = clb_device_str(dev, CLB_PROP_DRIVER_VERSION);
+    time_t now = time(NULL);
+    struct tm tm;
+    size_t i;
+    json_t *old;
+
+    e->msg[0] = '\0';
+    if (clb_tuning_path(path, sizeof(path))) {
+        clb_error_set(e, "no place for the tuning cache: set HOME or CLBENCH_TUNING_FILE");
+        return -1;
+    }
+    json_t *root = load(path);
+    if (!root)
+        root = json_pack("{s:s, s:[]}", "schema", TUNING_SCHEMA, "entries");
+    json_t *entries = json_object_get(root, "entries");
+    /* Replace this device's entry for the kernel and precision, keep everything else. */
+    json_array_foreach(entries, i, old) {
+        if (!strcmp(str(old, "kernel"), kernel) && !strcmp(str(old, "precision"), precision) &&
+            !strcmp(str(old, "device"), name) && !strcmp(str(old, "driver"), driver)) {
+            json_array_remove(entries, i);
+            break;
+        }
+    }
+    json_t *params = json_object();
+    for (size_t k = 0; k < p->n; k++)
+        json_object_set_new(params, p->name[k], json_integer((json_int_t)p->value[k]));
+    gmtime_r(&now, &tm);
+    strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    json_array_append_new(entries,
+                          json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:f, s:I, s:s}",
+                                    "device", name, "driver", driver, "clblast",
+                                    CLBENCH_CLBLAST_VERSION, "clbench", CLBENCH_VERSION,
+                                    "kernel", kernel, "precision", precision, "params", params,
+                                    "gflops", gflops, "size", (json_int_t)size, "created",
+                                    created));
+    int rc = make_parent(path) == 0 ? clb_write_file_atomic(path, write_json, root, e) : -1;
+    if (rc && !e->msg[0])
+        clb_error_set(e, "%s: cannot create its folder: %s", path, strerror(errno));
+    json_decref(root);
+    return rc;
+}
