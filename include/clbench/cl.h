@@ -53,10 +53,19 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
  *                             error and build log;
  *   CLBENCH_FAULT_ALLOC=N     the N-th buffer clbench allocates (from 1), and
  *                             every later one, fails with
- *                             CL_MEM_OBJECT_ALLOCATION_FAILURE.
+ *                             CL_MEM_OBJECT_ALLOCATION_FAILURE;
+ *   CLBENCH_FAULT_CONTEXT=1   creating a context fails with CL_DEVICE_NOT_AVAILABLE;
+ *   CLBENCH_FAULT_FINISH=N    the N-th clb_cl_finish, and every later one, reports
+ *                             CL_OUT_OF_RESOURCES (a device fault mid-run);
+ *   CLBENCH_FAULT_CLBLAST=1   CLBlast is called with a leading dimension of C too
+ *                             large for its buffer: a real CLBlast error.
  */
 bool clb_fault_build(const char *options);
 bool clb_fault_alloc(void);
+bool clb_fault(const char *name); /* CLBENCH_FAULT_<name> is set and not "0" */
+
+/* clFinish through the CLBENCH_FAULT_FINISH hook; use it for every wait. */
+cl_int clb_cl_finish(cl_command_queue q);
 
 /*
  * The ICD loader's name and version ("OpenCL ICD Loader", "2.3.1") through

@@ -31,6 +31,7 @@ struct clb_gemm_options {
     unsigned runs;      /* >= 1 */
     unsigned warmup;
     double min_time_s;  /* 0: exactly `runs` */
+    double max_time_s;  /* 0: no limit; else rows not started by then are skipped */
     unsigned threads;   /* host backends; 0: all cores */
     bool transfers;
     uint64_t seed;

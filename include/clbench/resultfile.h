@@ -46,6 +46,9 @@ struct clb_result_file {
 
 /* NULL with e set to "PATH: why" (one line) when the file is unusable. */
 struct clb_result_file *clb_result_file_load(const char *path, struct clb_error *e);
+/* The same from text in memory (len bytes, need not be NUL-terminated); name is for messages. */
+struct clb_result_file *clb_result_file_parse(const char *name, const char *text, size_t len,
+                                              struct clb_error *e);
 void clb_result_file_destroy(struct clb_result_file *f);
 
 #endif

@@ -37,6 +37,11 @@ int clb_tuning_path(char *buf, size_t len);
 bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const char *precision,
                        struct clb_tune_params *out, double *gflops);
 
+/* The same lookup in a cache given as text (for fuzzing the reader). */
+bool clb_tuning_lookup_text(const char *text, size_t len, const struct clb_device *dev,
+                            const char *kernel, const char *precision,
+                            struct clb_tune_params *out);
+
 /* Adds or replaces one entry, writing the file atomically. -1 with e set on failure. */
 int clb_tuning_store(const struct clb_device *dev, const char *kernel, const char *precision,
                      const struct clb_tune_params *p, double gflops, uint64_t size,

@@ -113,7 +113,7 @@ static int own_upload(void *state, struct clb_error *e)
                d->shape.k * d->shape.n * es, d->b, 0, NULL, NULL) ||
         CLB_CL(e, clEnqueueWriteBuffer, s->env->queue, s->c, CL_FALSE, 0,
                d->shape.m * d->shape.n * es, d->c0, 0, NULL, NULL) ||
-        CLB_CL(e, clFinish, s->env->queue))
+        clb_cl_check(e, "clFinish", clb_cl_finish(s->env->queue)))
         return -1;
     return 0;
 }
@@ -273,7 +273,7 @@ static int own_run(void *state, struct clb_error *e)
                    NULL, NULL))
             return -1;
     }
-    return CLB_CL(e, clFinish, s->env->queue) ? -1 : 0;
+    return clb_cl_check(e, "clFinish", clb_cl_finish(s->env->queue)) ? -1 : 0;
 }
 
 static int own_download(void *state, void *c, struct clb_error *e)

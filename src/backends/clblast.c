@@ -140,7 +140,7 @@ static int clblast_upload(void *state, struct clb_error *e)
                d->shape.k * d->shape.n * es, d->b, 0, NULL, NULL) ||
         CLB_CL(e, clEnqueueWriteBuffer, s->queue, s->c, CL_FALSE, 0,
                d->shape.m * d->shape.n * es, d->c0, 0, NULL, NULL) ||
-        CLB_CL(e, clFinish, s->queue))
+        clb_cl_check(e, "clFinish", clb_cl_finish(s->queue)))
         return -1;
     return 0;
 }
@@ -248,6 +248,8 @@ static int clblast_run(void *state, struct clb_error *e)
     struct clblast_state *s = state;
     const struct clb_gemm_data *d = s->data;
     const size_t m = d->shape.m, n = d->shape.n, k = d->shape.k;
+    /* Fault injection: a leading dimension of C its buffer cannot hold. */
+    const size_t ldc = clb_fault("CLBLAST") ? n + 1 : n;
     CLBlastStatusCode st;
     const char *call;
 
@@ -255,7 +257,7 @@ static int clblast_run(void *state, struct clb_error *e)
     case CLB_FP64:
         call = "CLBlastDgemm";
         st = CLBlastDgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
-                          k, d->alpha, s->a, 0, k, s->b, 0, n, d->beta, s->c, 0, n, &s->queue,
+                          k, d->alpha, s->a, 0, k, s->b, 0, n, d->beta, s->c, 0, ldc, &s->queue,
                           NULL);
         break;
     case CLB_FP16:
@@ -263,20 +265,20 @@ static int clblast_run(void *state, struct clb_error *e)
         st = CLBlastHgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
                           k, cl_half_from_float((float)d->alpha, CL_HALF_RTE), s->a, 0, k,
                           s->b, 0, n, cl_half_from_float((float)d->beta, CL_HALF_RTE), s->c, 0,
-                          n, &s->queue, NULL);
+                          ldc, &s->queue, NULL);
         break;
     default:
         call = "CLBlastSgemm";
         st = CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
                           k, (float)d->alpha, s->a, 0, k, s->b, 0, n, (float)d->beta, s->c, 0,
-                          n, &s->queue, NULL);
+                          ldc, &s->queue, NULL);
         break;
     }
     if (st != CLBlastSuccess) {
         clb_error_set(e, "%s: %s (%d)", call, clblast_status_name(st), (int)st);
         return -1;
     }
-    return CLB_CL(e, clFinish, s->queue) ? -1 : 0;
+    return clb_cl_check(e, "clFinish", clb_cl_finish(s->queue)) ? -1 : 0;
 }
 
 static int clblast_download(void *state, void *c, struct clb_error *e)

@@ -135,7 +135,7 @@ static int stream_setup(struct stream *s, const struct clb_device *dev, struct c
          CLB_CL(e, clSetKernelArg, s->k[K_DOT], 4, sizeof(cl_uint), &n32)))
         return -1;
     return CLB_CL(e, clEnqueueNDRangeKernel, env->queue, s->init, 1, NULL, &s->n, NULL, 0, NULL,
-                  NULL) || CLB_CL(e, clFinish, env->queue) ? -1 : 0;
+                  NULL) || clb_cl_check(e, "clFinish", clb_cl_finish(env->queue)) ? -1 : 0;
 }
 
 /* One kernel, timed on the host clock around its completion. */
@@ -147,7 +147,7 @@ static int stream_step(struct stream *s, int which, double *seconds, struct clb_
 
     if (CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->k[which], 1, NULL, global, local, 0,
                NULL, NULL) ||
-        CLB_CL(e, clFinish, s->env->queue))
+        clb_cl_check(e, "clFinish", clb_cl_finish(s->env->queue)))
         return -1;
     *seconds = clb_now_s() - t0;
     return 0;

@@ -48,7 +48,7 @@ void clb_device_check(const struct clb_device *dev, unsigned n, struct clb_check
     if (CLB_CL(e, clEnqueueNDRangeKernel, env.queue, k, 1, NULL, &global, NULL, 0, NULL, NULL) ||
         CLB_CL(e, clEnqueueReadBuffer, env.queue, buf[2], CL_TRUE, 0, n * sizeof(float), c, 0,
                NULL, NULL) ||
-        CLB_CL(e, clFinish, env.queue))
+        clb_cl_check(e, "clFinish", clb_cl_finish(env.queue)))
         goto done;
     for (unsigned i = 0; i < n; i++) {
         float want = a[i] * b[i] + (float)i;

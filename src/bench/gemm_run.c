@@ -335,6 +335,12 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
                         set_reason(row, CLB_ROW_UNAVAILABLE, why);
                         continue;
                     }
+                    if (opt->max_time_s > 0 && clb_now_s() - t0 > opt->max_time_s) {
+                        snprintf(why, sizeof(why), "not started: over --max-time (%g s)",
+                                 opt->max_time_s);
+                        set_reason(row, CLB_ROW_SKIPPED, why);
+                        continue;
+                    }
                     if (sane && dev && !device_fits(dev, shape, p, why, sizeof(why))) {
                         set_reason(row, CLB_ROW_SKIPPED, why);
                         continue;

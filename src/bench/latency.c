@@ -62,7 +62,7 @@ int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
         double t0 = clb_now_s();
         if (CLB_CL(&e, clEnqueueNDRangeKernel, q, k, 1, NULL, &one, NULL, 0, NULL, &ev))
             goto fault;
-        err = clFinish(q);
+        err = clb_cl_finish(q);
         double t = clb_now_s() - t0;
         if (clb_cl_check(&e, "clFinish", err) ||
             CLB_CL(&e, clGetEventProfilingInfo, ev, CL_PROFILING_COMMAND_QUEUED, sizeof(queued),

@@ -125,7 +125,7 @@ static int launch(const struct clb_cl_env *env, cl_kernel k, size_t global, doub
 {
     double t0 = clb_now_s();
     if (CLB_CL(e, clEnqueueNDRangeKernel, env->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL) ||
-        CLB_CL(e, clFinish, env->queue))
+        clb_cl_check(e, "clFinish", clb_cl_finish(env->queue)))
         return -1;
     *seconds = clb_now_s() - t0;
     return 0;

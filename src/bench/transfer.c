@@ -94,7 +94,7 @@ static void measure(const struct clb_cl_env *env, enum mode m, bool to_device, s
         err = to_device ? clEnqueueWriteBuffer(env->queue, dev, CL_TRUE, 0, size, h.p, 0, NULL, NULL)
                         : clEnqueueReadBuffer(env->queue, dev, CL_TRUE, 0, size, h.p, 0, NULL, NULL);
         if (clb_cl_check(&e, to_device ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", err) ||
-            CLB_CL(&e, clFinish, env->queue))
+            clb_cl_check(&e, "clFinish", clb_cl_finish(env->queue)))
             goto fault;
         if (r > 0)
             row->times_s[row->n_times++] = clb_now_s() - t0;

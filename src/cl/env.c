@@ -11,7 +11,8 @@ int clb_cl_env_init(struct clb_cl_env *env, cl_device_id dev, bool profiling,
 
     memset(env, 0, sizeof(*env));
     env->device = dev;
-    env->ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    env->ctx = clb_fault("CONTEXT") ? (err = CL_DEVICE_NOT_AVAILABLE, NULL)
+                                    : clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     if (clb_cl_check(e, "clCreateContext", err))
         goto error;
     env->queue = clCreateCommandQueue(env->ctx, dev,

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,4 +28,23 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
         return NULL;
     }
     return clCreateBuffer(ctx, flags, size, host, err);
+}
+
+bool clb_fault(const char *name)
+{
+    char var[64];
+    snprintf(var, sizeof(var), "CLBENCH_FAULT_%s", name);
+    const char *v = getenv(var);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+cl_int clb_cl_finish(cl_command_queue q)
+{
+    static unsigned long count;
+    const char *n = getenv("CLBENCH_FAULT_FINISH");
+    cl_int err = clFinish(q);
+
+    if (err == CL_SUCCESS && n && *n && ++count >= strtoul(n, NULL, 10))
+        return CL_OUT_OF_RESOURCES;
+    return err;
 }

@@ -17,7 +17,7 @@ struct gemm_config {
     struct clb_precision_list precisions;
     struct clb_backend_list backends;
     unsigned runs, warmup, threads;
-    double min_time_s, alpha, beta;
+    double min_time_s, max_time_s, alpha, beta;
     uint64_t seed;
     bool transfers;
     bool no_peak;
@@ -47,6 +47,9 @@ static const struct clb_option gemm_options[] = {
     { "min-time", 0, "SECONDS",
       "Keep timing calls until at least this much time was measured (default: 0)",
       clb_opt_seconds, offsetof(struct gemm_config, min_time_s) },
+    { "max-time", 0, "SECONDS",
+      "Start no new result after this long; the rest show as skipped (default: no limit)",
+      clb_opt_seconds, offsetof(struct gemm_config, max_time_s) },
     { "threads", 0, "N", "OpenBLAS threads (default: all cores)", clb_opt_positive,
       offsetof(struct gemm_config, threads) },
     { "transfers", 0, NULL,
@@ -202,6 +205,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         .runs = cfg->runs,
         .warmup = cfg->warmup,
         .min_time_s = cfg->min_time_s,
+        .max_time_s = cfg->max_time_s,
         .threads = cfg->threads,
         .transfers = cfg->transfers,
         .seed = cfg->seed,

@@ -122,13 +122,14 @@ static int check_file(const char *path, struct clb_error *e)
     return 0;
 }
 
-static int parse(struct clb_result_file *f, struct clb_error *e)
+static int parse(struct clb_result_file *f, const char *text, size_t len, struct clb_error *e)
 {
     json_error_t je;
     json_t *results, *v;
     const char *schema;
 
-    f->root = json_load_file(f->path, JSON_REJECT_DUPLICATES, &je);
+    f->root = text ? json_loadb(text, len, JSON_REJECT_DUPLICATES, &je)
+                   : json_load_file(f->path, JSON_REJECT_DUPLICATES, &je);
     if (!f->root) {
         /* The parser quotes the input near the error: keep binary bytes off the terminal. */
         for (char *c = je.text; *c; c++)
@@ -183,7 +184,8 @@ static int parse(struct clb_result_file *f, struct clb_error *e)
     return 0;
 }
 
-struct clb_result_file *clb_result_file_load(const char *path, struct clb_error *e)
+static struct clb_result_file *load(const char *path, const char *text, size_t len,
+                                    struct clb_error *e)
 {
     struct clb_result_file *f = calloc(1, sizeof(*f));
 
@@ -192,12 +194,27 @@ struct clb_result_file *clb_result_file_load(const char *path, struct clb_error 
         clb_error_set(e, "%s: out of host memory", path);
         return NULL;
     }
-    if (check_file(path, e) || parse(f, e)) {
+    if ((!text && check_file(path, e)) || parse(f, text, len, e)) {
         clb_error_prefix(e, "%s", path);
         clb_result_file_destroy(f);
         return NULL;
     }
     return f;
+}
+
+struct clb_result_file *clb_result_file_load(const char *path, struct clb_error *e)
+{
+    return load(path, NULL, 0, e);
+}
+
+struct clb_result_file *clb_result_file_parse(const char *name, const char *text, size_t len,
+                                              struct clb_error *e)
+{
+    if (len == 0) {
+        clb_error_set(e, "%s: is empty", name);
+        return NULL;
+    }
+    return load(name, text, len, e);
 }
 
 void clb_result_file_destroy(struct clb_result_file *f)

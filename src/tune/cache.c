@@ -65,20 +65,13 @@ static void warn_once(const char *msg)
     fprintf(stderr, "clbench: warning: %s\n", msg);
 }
 
-/* The whole file, or NULL (missing: silently; unreadable or malformed: with a warning). */
-static json_t *load(const char *path)
+/* root if it is a tuning cache, else NULL with a warning (root is released). */
+static json_t *validated(json_t *root, const char *path)
 {
-    json_error_t je;
-    struct stat st;
-    char msg[8192];
-
-    if (stat(path, &st) != 0)
-        return NULL;
-    json_t *root = S_ISREG(st.st_mode) && st.st_size < (64 << 20)
-                       ? json_load_file(path, JSON_REJECT_DUPLICATES, &je)
-                       : NULL;
     json_t *entries = json_object_get(root, "entries");
     json_t *schema = json_object_get(root, "schema");
+    char msg[8192];
+
     if (!root || !json_is_string(schema) || strcmp(json_string_value(schema), TUNING_SCHEMA) ||
         !json_is_array(entries)) {
         snprintf(msg, sizeof(msg), "ignoring the tuning cache %s: not a %s file", path,
@@ -88,6 +81,20 @@ static json_t *load(const char *path)
         return NULL;
     }
     return root;
+}
+
+/* The whole file, or NULL (missing: silently; unreadable or malformed: with a warning). */
+static json_t *load(const char *path)
+{
+    json_error_t je;
+    struct stat st;
+
+    if (stat(path, &st) != 0)
+        return NULL;
+    return validated(S_ISREG(st.st_mode) && st.st_size < (64 << 20)
+                         ? json_load_file(path, JSON_REJECT_DUPLICATES, &je)
+                         : NULL,
+                     path);
 }
 
 static const char *str(json_t *o, const char *key)
@@ -114,21 +121,17 @@ static bool parse_params(json_t *o, struct clb_tune_params *out)
     return true;
 }
 
-bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const char *precision,
-                       struct clb_tune_params *out, double *gflops)
+static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
+                   const char *kernel, const char *precision, struct clb_tune_params *out,
+                   double *gflops)
 {
-    char path[4096], msg[8192];
+    char msg[8192];
     const char *name = clb_device_str(dev, CLB_PROP_NAME);
     const char *driver = clb_device_str(dev, CLB_PROP_DRIVER_VERSION);
     bool found = false, other_devices = false;
     size_t i;
     json_t *e;
 
-    if (clb_tuning_path(path, sizeof(path)))
-        return false;
-    json_t *root = load(path);
-    if (!root)
-        return false;
     json_array_foreach(json_object_get(root, "entries"), i, e) {
         if (strcmp(str(e, "kernel"), kernel) || strcmp(str(e, "precision"), precision))
             continue;
@@ -162,6 +165,29 @@ bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const c
                  path, kernel, precision, name, driver);
         warn_once(msg);
     }
+    return found;
+}
+
+bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const char *precision,
+                       struct clb_tune_params *out, double *gflops)
+{
+    char path[4096];
+
+    if (clb_tuning_path(path, sizeof(path)))
+        return false;
+    json_t *root = load(path);
+    bool found = root && lookup(root, path, dev, kernel, precision, out, gflops);
+    json_decref(root);
+    return found;
+}
+
+bool clb_tuning_lookup_text(const char *text, size_t len, const struct clb_device *dev,
+                            const char *kernel, const char *precision,
+                            struct clb_tune_params *out)
+{
+    json_error_t je;
+    json_t *root = validated(json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), "(text)");
+    bool found = root && lookup(root, "(text)", dev, kernel, precision, out, NULL);
     json_decref(root);
     return found;
 }
