@@ -33,6 +33,7 @@ enum clb_format { CLB_FORMAT_TABLE, CLB_FORMAT_JSON, CLB_FORMAT_CSV };
 /* Options every command has; each config struct starts with this. */
 struct clb_common {
     const char *device; /* -d/--device selector text, "all" by default */
+    const char *icd;    /* --icd: extra OpenCL driver libraries, ':'-separated, or NULL */
     enum clb_format format;
     bool help;
     int argc;           /* the whole command line, for the record (set by main) */
@@ -45,6 +46,10 @@ struct clb_common {
       "allowed (default: all)", clb_opt_string, offsetof(type, common.device) },               \
     { "format", 0, "FMT", "Output format on stdout: table, json or csv (default: table)",      \
       clb_opt_format, offsetof(type, common.format) },                                          \
+    { "icd", 0, "LIB[:LIB]",                                                                  \
+      "Also load these OpenCL driver libraries, e.g. /usr/local/nvidia/lib64/"                 \
+      "libnvidia-opencl.so.1 when no .icd file registers them (or set CLBENCH_ICD)",           \
+      clb_opt_string, offsetof(type, common.icd) },                                             \
     { "help", 'h', NULL, "Show this help and exit", NULL, offsetof(type, common.help) }
 
 struct clb_command {

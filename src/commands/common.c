@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/icd.h"
 #include "clbench/report.h"
 #include "clbench/select.h"
 
@@ -19,6 +20,11 @@ int clb_selection_open(const struct clb_common *common, struct clb_selection *se
     struct clb_selector *s;
 
     memset(sel, 0, sizeof(*sel));
+    const char *icd = common->icd ? common->icd : getenv("CLBENCH_ICD");
+    if (icd && *icd && clb_icd_add(icd, &e)) {
+        clb_report_error(&e);
+        return CLB_EXIT_USAGE;
+    }
     /* A malformed selector is a usage error even on a machine without OpenCL. */
     if (!(s = clb_selector_parse(common->device, &e))) {
         clb_error_prefix(&e, "option --device");

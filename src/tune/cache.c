@@ -61,7 +61,7 @@ static void warn_once(const char *msg)
         if (!strcmp(seen[i], msg))
             return;
     if (n < 16)
-        snprintf(seen[n++], sizeof(seen[0]), "%s", msg);
+        snprintf(seen[n++], sizeof(seen[0]), "%.255s", msg);
     fprintf(stderr, "clbench: warning: %s\n", msg);
 }
 

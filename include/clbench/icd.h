@@ -1,0 +1,32 @@
+#ifndef CLBENCH_ICD_H
+#define CLBENCH_ICD_H
+
+/*
+ * Which OpenCL drivers (ICDs) the loader sees, and adding ones no .icd file
+ * registers (NVIDIA's libnvidia-opencl.so.1 in containers, typically).
+ */
+#include <stddef.h>
+
+#include "clbench/error.h"
+
+struct clb_icd {
+    char file[256];    /* the .icd file */
+    char library[512]; /* the library it names */
+};
+
+/* The vendors folder the loader reads: $OCL_ICD_VENDORS or /etc/OpenCL/vendors. */
+const char *clb_icd_vendors_dir(void);
+
+/* The .icd entries of that folder, sorted, at most `cap`; returns how many. */
+size_t clb_icd_list(struct clb_icd *out, size_t cap);
+
+/*
+ * Makes the loader also load the libraries in `libs` (colon-separated paths,
+ * from --icd or $CLBENCH_ICD): writes a private vendors folder holding the
+ * current folder's entries plus one .icd per library, and points
+ * OCL_ICD_VENDORS at it. Must run before the first OpenCL call. -1 with e
+ * set when a library does not exist or the folder cannot be made.
+ */
+int clb_icd_add(const char *libs, struct clb_error *e);
+
+#endif
