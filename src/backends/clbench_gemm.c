@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "clbench/gemm.h"
 #include "clbench/kernels.h"
 #include "clbench/own_gemm.h"
@@ -20,7 +21,7 @@ struct own_state {
     bool tuned;
     cl_program prog;
     cl_kernel gemm, pack;
-    cl_mem a, b, c;          /* the inputs and C */
+    struct clb_gemm_buffers m; /* A, B and C */
     cl_mem pa, pb;           /* padded copies of A and B, or NULL */
     cl_uint lda, ldb;        /* leading dimensions the GEMM kernel reads */
 };
@@ -104,18 +105,7 @@ static cl_uint padded(cl_uint ld)
 static int own_upload(void *state, struct clb_error *e)
 {
     struct own_state *s = state;
-    const struct clb_gemm_data *d = s->data;
-    const size_t es = clb_precision_bytes(d->precision);
-
-    if (CLB_CL(e, clEnqueueWriteBuffer, s->env->queue, s->a, CL_FALSE, 0,
-               d->shape.m * d->shape.k * es, d->a, 0, NULL, NULL) ||
-        CLB_CL(e, clEnqueueWriteBuffer, s->env->queue, s->b, CL_FALSE, 0,
-               d->shape.k * d->shape.n * es, d->b, 0, NULL, NULL) ||
-        CLB_CL(e, clEnqueueWriteBuffer, s->env->queue, s->c, CL_FALSE, 0,
-               d->shape.m * d->shape.n * es, d->c0, 0, NULL, NULL) ||
-        clb_cl_check(e, "clFinish", clb_cl_finish(s->env->queue)))
-        return -1;
-    return 0;
+    return clb_gemm_buffers_upload(&s->m, s->env->queue, s->data, e);
 }
 
 static void own_destroy(void *state)
@@ -124,10 +114,11 @@ static void own_destroy(void *state)
 
     if (!s)
         return;
-    cl_mem *mems[] = { &s->a, &s->b, &s->c, &s->pa, &s->pb };
-    for (size_t i = 0; i < 5; i++)
-        if (*mems[i])
-            clReleaseMemObject(*mems[i]);
+    clb_gemm_buffers_release(&s->m);
+    if (s->pa)
+        clReleaseMemObject(s->pa);
+    if (s->pb)
+        clReleaseMemObject(s->pb);
     if (s->gemm)
         clReleaseKernel(s->gemm);
     if (s->pack)
@@ -171,14 +162,7 @@ void *clb_own_gemm_create(const struct clb_device *dev, const struct clb_cl_env 
     s->pack = clCreateKernel(s->prog, "clb_gemm_pack", &err);
     if (clb_cl_check(e, "clCreateKernel", err))
         goto error;
-    s->a = clb_cl_buffer(env->ctx, CL_MEM_READ_ONLY, sh.m * sh.k * es, NULL, &err);
-    if (clb_cl_check(e, "clCreateBuffer(A)", err))
-        goto error;
-    s->b = clb_cl_buffer(env->ctx, CL_MEM_READ_ONLY, sh.k * sh.n * es, NULL, &err);
-    if (clb_cl_check(e, "clCreateBuffer(B)", err))
-        goto error;
-    s->c = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, sh.m * sh.n * es, NULL, &err);
-    if (clb_cl_check(e, "clCreateBuffer(C)", err))
+    if (clb_gemm_buffers_create(&s->m, env, data, e))
         goto error;
     s->lda = padded((cl_uint)sh.k);
     s->ldb = padded((cl_uint)sh.n);
@@ -192,8 +176,6 @@ void *clb_own_gemm_create(const struct clb_device *dev, const struct clb_cl_env 
         if (clb_cl_check(e, "clCreateBuffer(padded B)", err))
             goto error;
     }
-    if (own_upload(s, e))
-        goto error;
     return s;
 
 error:
@@ -242,12 +224,12 @@ static int own_run(void *state, struct clb_error *e)
     const size_t local[2] = { s->p.lx, s->p.ly };
     const size_t global[2] = { ((n + s->p.tn - 1) / s->p.tn + s->p.lx - 1) / s->p.lx * s->p.lx,
                                ((m + s->p.tm - 1) / s->p.tm + s->p.ly - 1) / s->p.ly * s->p.ly };
-    cl_mem a = s->a, b = s->b;
+    cl_mem a = s->m.a, b = s->m.b;
 
     /* Packing is part of the call, as CLBlast's own pre-processing is part of its. */
-    if (s->pa && pack(s, s->a, s->pa, m, k, s->lda, e))
+    if (s->pa && pack(s, s->m.a, s->pa, m, k, s->lda, e))
         return -1;
-    if (s->pb && pack(s, s->b, s->pb, k, n, s->ldb, e))
+    if (s->pb && pack(s, s->m.b, s->pb, k, n, s->ldb, e))
         return -1;
     if (s->pa)
         a = s->pa;
@@ -261,7 +243,7 @@ static int own_run(void *state, struct clb_error *e)
         set_scalar(s->gemm, 7, d->precision, d->alpha, e) ||
         CLB_CL(e, clSetKernelArg, s->gemm, 8, sizeof(cl_mem), &a) ||
         CLB_CL(e, clSetKernelArg, s->gemm, 9, sizeof(cl_mem), &b) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 11, sizeof(cl_mem), &s->c))
+        CLB_CL(e, clSetKernelArg, s->gemm, 11, sizeof(cl_mem), &s->m.c))
         return -1;
     /* K in chunks: the first applies beta, the rest accumulate onto it. */
     for (cl_uint k0 = 0; k0 < k; k0 += kc_max) {
@@ -279,12 +261,7 @@ static int own_run(void *state, struct clb_error *e)
 static int own_download(void *state, void *c, struct clb_error *e)
 {
     struct own_state *s = state;
-    const struct clb_gemm_data *d = s->data;
-
-    return CLB_CL(e, clEnqueueReadBuffer, s->env->queue, s->c, CL_TRUE, 0,
-                  d->shape.m * d->shape.n * clb_precision_bytes(d->precision), c, 0, NULL, NULL)
-               ? -1
-               : 0;
+    return clb_gemm_buffers_download(&s->m, s->env->queue, s->data, c, e);
 }
 
 static bool own_tuned(void *state)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "clbench/clblast_tune.h"
 #include "clbench/gemm.h"
 #include "clbench/tune.h"
@@ -43,7 +44,7 @@ static const char *clblast_status_name(CLBlastStatusCode s)
 struct clblast_state {
     const struct clb_gemm_data *data;
     cl_command_queue queue;
-    cl_mem a, b, c;
+    struct clb_gemm_buffers m;
     bool tuned;
 };
 
@@ -131,18 +132,7 @@ static bool clblast_supports(const struct clb_device *dev, enum clb_precision p,
 static int clblast_upload(void *state, struct clb_error *e)
 {
     struct clblast_state *s = state;
-    const struct clb_gemm_data *d = s->data;
-    const size_t es = clb_precision_bytes(d->precision);
-
-    if (CLB_CL(e, clEnqueueWriteBuffer, s->queue, s->a, CL_FALSE, 0,
-               d->shape.m * d->shape.k * es, d->a, 0, NULL, NULL) ||
-        CLB_CL(e, clEnqueueWriteBuffer, s->queue, s->b, CL_FALSE, 0,
-               d->shape.k * d->shape.n * es, d->b, 0, NULL, NULL) ||
-        CLB_CL(e, clEnqueueWriteBuffer, s->queue, s->c, CL_FALSE, 0,
-               d->shape.m * d->shape.n * es, d->c0, 0, NULL, NULL) ||
-        clb_cl_check(e, "clFinish", clb_cl_finish(s->queue)))
-        return -1;
-    return 0;
+    return clb_gemm_buffers_upload(&s->m, s->queue, s->data, e);
 }
 
 static void clblast_destroy(void *state)
@@ -151,12 +141,7 @@ static void clblast_destroy(void *state)
 
     if (!s)
         return;
-    if (s->a)
-        clReleaseMemObject(s->a);
-    if (s->b)
-        clReleaseMemObject(s->b);
-    if (s->c)
-        clReleaseMemObject(s->c);
+    clb_gemm_buffers_release(&s->m);
     free(s);
 }
 
@@ -170,10 +155,7 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
                     const struct clb_tune_params *explicit_params, struct clb_error *e)
 {
     struct clblast_state *s = calloc(1, sizeof(*s));
-    const size_t es = clb_precision_bytes(data->precision);
-    const struct clb_gemm_shape sh = data->shape;
     struct clb_tune_params params;
-    cl_int err;
 
     if (!s) {
         clb_error_set(e, "out of host memory");
@@ -200,23 +182,11 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
     }
     s->data = data;
     s->queue = env->queue;
-    s->a = clb_cl_buffer(env->ctx, CL_MEM_READ_ONLY, sh.m * sh.k * es, NULL, &err);
-    if (clb_cl_check(e, "clCreateBuffer(A)", err))
-        goto error;
-    s->b = clb_cl_buffer(env->ctx, CL_MEM_READ_ONLY, sh.k * sh.n * es, NULL, &err);
-    if (clb_cl_check(e, "clCreateBuffer(B)", err))
-        goto error;
-    s->c = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, sh.m * sh.n * es, NULL, &err);
-    if (clb_cl_check(e, "clCreateBuffer(C)", err))
-        goto error;
-    /* Buffers are allocated lazily by most drivers: the first write commits them. */
-    if (clblast_upload(s, e))
-        goto error;
+    if (clb_gemm_buffers_create(&s->m, env, data, e)) {
+        clblast_destroy(s);
+        return NULL;
+    }
     return s;
-
-error:
-    clblast_destroy(s);
-    return NULL;
 }
 
 static void *clblast_create(const struct clb_device *dev, const struct clb_cl_env *env,
@@ -257,20 +227,20 @@ static int clblast_run(void *state, struct clb_error *e)
     case CLB_FP64:
         call = "CLBlastDgemm";
         st = CLBlastDgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
-                          k, d->alpha, s->a, 0, k, s->b, 0, n, d->beta, s->c, 0, ldc, &s->queue,
+                          k, d->alpha, s->m.a, 0, k, s->m.b, 0, n, d->beta, s->m.c, 0, ldc, &s->queue,
                           NULL);
         break;
     case CLB_FP16:
         call = "CLBlastHgemm";
         st = CLBlastHgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
-                          k, cl_half_from_float((float)d->alpha, CL_HALF_RTE), s->a, 0, k,
-                          s->b, 0, n, cl_half_from_float((float)d->beta, CL_HALF_RTE), s->c, 0,
+                          k, cl_half_from_float((float)d->alpha, CL_HALF_RTE), s->m.a, 0, k,
+                          s->m.b, 0, n, cl_half_from_float((float)d->beta, CL_HALF_RTE), s->m.c, 0,
                           ldc, &s->queue, NULL);
         break;
     default:
         call = "CLBlastSgemm";
         st = CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
-                          k, (float)d->alpha, s->a, 0, k, s->b, 0, n, (float)d->beta, s->c, 0,
+                          k, (float)d->alpha, s->m.a, 0, k, s->m.b, 0, n, (float)d->beta, s->m.c, 0,
                           ldc, &s->queue, NULL);
         break;
     }
@@ -284,13 +254,7 @@ static int clblast_run(void *state, struct clb_error *e)
 static int clblast_download(void *state, void *c, struct clb_error *e)
 {
     struct clblast_state *s = state;
-    const struct clb_gemm_data *d = s->data;
-
-    return CLB_CL(e, clEnqueueReadBuffer, s->queue, s->c, CL_TRUE, 0,
-                  d->shape.m * d->shape.n * clb_precision_bytes(d->precision), c, 0, NULL,
-                  NULL)
-               ? -1
-               : 0;
+    return clb_gemm_buffers_download(&s->m, s->queue, s->data, c, e);
 }
 
 const struct clb_gemm_backend clb_backend_clblast = {

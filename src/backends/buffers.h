@@ -1,0 +1,23 @@
+#ifndef CLBENCH_BACKENDS_BUFFERS_H
+#define CLBENCH_BACKENDS_BUFFERS_H
+
+/* A, B and C of one problem on a device: what every device backend allocates and copies. */
+#include "clbench/gemm.h"
+
+struct clb_gemm_buffers {
+    cl_mem a, b, c;
+};
+
+/* Allocates the three buffers in env's context and uploads the inputs; -1 with e set. */
+int clb_gemm_buffers_create(struct clb_gemm_buffers *b, const struct clb_cl_env *env,
+                            const struct clb_gemm_data *d, struct clb_error *e);
+/* Copies A, B and C0 from the host again, and waits. */
+int clb_gemm_buffers_upload(const struct clb_gemm_buffers *b, cl_command_queue q,
+                            const struct clb_gemm_data *d, struct clb_error *e);
+/* Copies C to host memory `c` (m * n elements), and waits. */
+int clb_gemm_buffers_download(const struct clb_gemm_buffers *b, cl_command_queue q,
+                              const struct clb_gemm_data *d, void *c, struct clb_error *e);
+/* Releases what create made; safe on a zeroed or partly made set. */
+void clb_gemm_buffers_release(struct clb_gemm_buffers *b);
+
+#endif
