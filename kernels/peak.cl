@@ -8,6 +8,7 @@
  * Floating point: x <- fma(x, a, b) with a = 1 - 2^-10, b = 2^-10, which
  * moves each chain towards 1 at a known rate, so the host can recompute the
  * result and tell whether every round ran. uint: x <- x * a + b, exactly.
+ * Each work-item returns the sum over its lanes of the 8 chains' sum.
  */
 #if defined(T_IS_DOUBLE)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -29,11 +30,26 @@
 #define STEP(x) x = fma(x, (V)(a), (V)(b))
 #endif
 
-/* Chain k starts at k / 8 (floating point) or k (uint). */
-#ifdef T_IS_UINT
-#define START(k) ((V)(k))
+/*
+ * Chain k starts at k / 8 + lane / 128 (floating point) or k + 1000 lane
+ * (uint): every lane differs, so a compiler cannot compute one lane and
+ * broadcast it without the result showing.
+ */
+#if WIDTH == 1
+#define LANES ((V)(0))
+#elif WIDTH == 2
+#define LANES ((V)(0, 1))
+#elif WIDTH == 4
+#define LANES ((V)(0, 1, 2, 3))
+#elif WIDTH == 8
+#define LANES ((V)(0, 1, 2, 3, 4, 5, 6, 7))
 #else
-#define START(k) ((V)((T)(k) / (T)8))
+#define LANES ((V)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+#endif
+#ifdef T_IS_UINT
+#define START(k) ((V)(k) + LANES * (T)1000)
+#else
+#define START(k) ((V)((T)(k) / (T)8) + LANES / (T)128)
 #endif
 
 __kernel void clb_peak(__global T *out, T a, T b)
@@ -49,20 +65,12 @@ __kernel void clb_peak(__global T *out, T a, T b)
 #if WIDTH == 1
     out[get_global_id(0)] = s;
 #else
-    /* Every lane holds the same value: lane 0 stands for all, the rest must agree. */
-    T r = s.s0;
-#if WIDTH >= 2
-    r = (s.s1 == r) ? r : (T)0;
-#endif
-#if WIDTH >= 4
-    r = (s.s3 == r) ? r : (T)0;
-#endif
-#if WIDTH >= 8
-    r = (s.s7 == r) ? r : (T)0;
-#endif
-#if WIDTH >= 16
-    r = (s.sf == r) ? r : (T)0;
-#endif
+    /* The lanes summed in order, as the host does. */
+    T lanes[WIDTH];
+    CAT(vstore, WIDTH)(s, 0, lanes);
+    T r = lanes[0];
+    for (int l = 1; l < WIDTH; l++)
+        r += lanes[l];
     out[get_global_id(0)] = r;
 #endif
 }

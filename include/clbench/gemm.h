@@ -90,6 +90,14 @@ struct clb_gemm_backend {
     int (*download)(void *state, void *c, struct clb_error *e);
     void (*destroy)(void *state); /* accepts NULL */
 
+    /*
+     * Device buffers beyond A, B and C this backend allocates for a problem
+     * (bytes in all, and the largest), for the fit check before allocating.
+     * May be NULL: none.
+     */
+    void (*extra_device_bytes)(struct clb_gemm_shape s, enum clb_precision p, uint64_t *total,
+                               uint64_t *largest);
+
     /* Whether this problem runs with tuned parameters (shown as "NAME (tuned)"). May be NULL. */
     bool (*tuned)(void *state);
 

@@ -21,6 +21,7 @@ struct clb_result_row {
     const char *case_;     /* "fp32 1024x1024x1024": the problem within the benchmark */
     const char *backend;   /* "clblast" */
     const char *device;    /* device name, "host CPU" for host backends */
+    const char *device_id; /* "P:D", "host"; "" when absent */
     const char *status;    /* "ok", "failed", ... */
     const char *precision; /* may be NULL for benchmarks without one */
     uint64_t m, n, k;      /* 0 when not a GEMM row */

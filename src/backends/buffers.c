@@ -13,8 +13,11 @@ int clb_gemm_buffers_upload(const struct clb_gemm_buffers *b, cl_command_queue q
                d->b, 0, NULL, NULL) ||
         CLB_CL(e, clEnqueueWriteBuffer, q, b->c, CL_FALSE, 0, d->shape.m * d->shape.n * es,
                d->c0, 0, NULL, NULL) ||
-        clb_cl_check(e, "clFinish", clb_cl_finish(q)))
+        clb_cl_check(e, "clFinish", clb_cl_finish(q))) {
+        /* Writes already queued still read host memory the caller may free next. */
+        clFinish(q);
         return -1;
+    }
     return 0;
 }
 

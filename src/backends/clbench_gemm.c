@@ -264,6 +264,17 @@ static int own_download(void *state, void *c, struct clb_error *e)
     return clb_gemm_buffers_download(&s->m, s->env->queue, s->data, c, e);
 }
 
+static void own_extra_bytes(struct clb_gemm_shape sh, enum clb_precision p, uint64_t *total,
+                            uint64_t *largest)
+{
+    const uint64_t es = clb_precision_bytes(p);
+    const uint64_t a = sh.k % 256 == 0 ? sh.m * padded((cl_uint)sh.k) * es : 0;
+    const uint64_t b = sh.n % 256 == 0 ? sh.k * padded((cl_uint)sh.n) * es : 0;
+
+    *total = a + b;
+    *largest = a > b ? a : b;
+}
+
 static bool own_tuned(void *state)
 {
     return ((struct own_state *)state)->tuned;
@@ -280,4 +291,5 @@ const struct clb_gemm_backend clb_backend_clbench = {
     .download = own_download,
     .destroy = own_destroy,
     .tuned = own_tuned,
+    .extra_device_bytes = own_extra_bytes,
 };

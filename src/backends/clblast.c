@@ -83,6 +83,11 @@ int clb_clblast_override(cl_device_id dev, enum clb_precision p,
     if (a && a->params.n == params->n &&
         !memcmp(a->params.value, params->value, params->n * sizeof(params->value[0])))
         return 0;
+    if (!a && n_applied == sizeof(applied) / sizeof(applied[0])) {
+        clb_error_set(e, "more than %zu device and precision pairs tuned in one process",
+                      sizeof(applied) / sizeof(applied[0]));
+        return -1;
+    }
     for (size_t i = 0; i < params->n; i++)
         names[i] = params->name[i];
     CLBlastStatusCode st = CLBlastOverrideParameters(dev, "Xgemm", clblast_precision(p),
@@ -91,19 +96,16 @@ int clb_clblast_override(cl_device_id dev, enum clb_precision p,
         clb_error_set(e, "CLBlastOverrideParameters: %s (%d)", clblast_status_name(st), (int)st);
         return -1;
     }
+    /* Recorded as soon as CLBlast holds it: from here on untuned figures are impossible. */
+    struct applied *w = a ? (struct applied *)a : &applied[n_applied++];
+    w->dev = dev;
+    w->p = p;
+    w->params = *params;
     /* Programs compiled with the previous parameters must not be reused with the new ones. */
     st = CLBlastClearCache();
     if (st != CLBlastSuccess) {
         clb_error_set(e, "CLBlastClearCache: %s (%d)", clblast_status_name(st), (int)st);
         return -1;
-    }
-    if (!a && n_applied < sizeof(applied) / sizeof(applied[0]))
-        a = &applied[n_applied++];
-    if (a) {
-        struct applied *w = (struct applied *)a;
-        w->dev = dev;
-        w->p = p;
-        w->params = *params;
     }
     return 0;
 }

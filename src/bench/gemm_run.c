@@ -85,26 +85,33 @@ static bool host_fits(struct clb_gemm_shape s, enum clb_precision p, char *why, 
     return true;
 }
 
-static bool device_fits(const struct clb_device *d, struct clb_gemm_shape s,
-                        enum clb_precision p, char *why, size_t len)
+static bool device_fits(const struct clb_device *d, const struct clb_gemm_backend *be,
+                        struct clb_gemm_shape s, enum clb_precision p, char *why, size_t len)
 {
     const uint64_t es = clb_precision_bytes(p);
-    const uint64_t bytes[3] = { s.m * s.k * es, s.k * s.n * es, s.m * s.n * es };
+    uint64_t extra = 0, extra_largest = 0;
+    if (be->extra_device_bytes)
+        be->extra_device_bytes(s, p, &extra, &extra_largest);
+    const uint64_t bytes[4] = { s.m * s.k * es, s.k * s.n * es, s.m * s.n * es, extra_largest };
     const uint64_t max_alloc = clb_device_u64(d, CLB_PROP_MAX_ALLOC_BYTES);
     const uint64_t global = clb_device_u64(d, CLB_PROP_GLOBAL_MEM_BYTES);
     char x[32], y[32];
 
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         if (bytes[i] > max_alloc) {
             clb_format_bytes(bytes[i], x, sizeof(x));
             clb_format_bytes(max_alloc, y, sizeof(y));
-            snprintf(why, len, "matrix %c is %s, over the device's largest allocation (%s)",
-                     "ABC"[i], x, y);
+            if (i < 3)
+                snprintf(why, len, "matrix %c is %s, over the device's largest allocation (%s)",
+                         "ABC"[i], x, y);
+            else
+                snprintf(why, len, "a padded copy of %s is over the device's largest allocation "
+                                   "(%s)", x, y);
             return false;
         }
     }
-    if (bytes[0] + bytes[1] + bytes[2] > global) {
-        clb_format_bytes(bytes[0] + bytes[1] + bytes[2], x, sizeof(x));
+    if (bytes[0] + bytes[1] + bytes[2] + extra > global) {
+        clb_format_bytes(bytes[0] + bytes[1] + bytes[2] + extra, x, sizeof(x));
         clb_format_bytes(global, y, sizeof(y));
         snprintf(why, len, "A, B and C need %s, over the device's global memory (%s)", x, y);
         return false;
@@ -261,7 +268,7 @@ static void compute_speedups(struct clb_gemm_results *r)
             continue;
         for (size_t j = 0; j < r->n_rows; j++) {
             const struct clb_gemm_row *b = &r->rows[j];
-            if (b->backend == r->baseline && clb_gemm_row_measured(b) &&
+            if (b->backend == r->baseline && b->status == CLB_ROW_OK &&
                 b->precision == row->precision && b->shape.m == row->shape.m &&
                 b->shape.n == row->shape.n && b->shape.k == row->shape.k)
                 row->speedup = row->gflops / b->gflops;
@@ -291,6 +298,8 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
     size_t total = per_problem * opt->n_shapes * opt->n_precisions;
     out->rows = calloc(total + 1, sizeof(*out->rows));
     if (!out->rows || !envs || !env_err || !env_state) {
+        free(out->rows);
+        out->rows = NULL;
         free(envs);
         free(env_err);
         free(env_state);
@@ -341,7 +350,7 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
                         set_reason(row, CLB_ROW_SKIPPED, why);
                         continue;
                     }
-                    if (sane && dev && !device_fits(dev, shape, p, why, sizeof(why))) {
+                    if (sane && dev && !device_fits(dev, be, shape, p, why, sizeof(why))) {
                         set_reason(row, CLB_ROW_SKIPPED, why);
                         continue;
                     }

@@ -1,5 +1,6 @@
 #include "clbench/micro.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,9 @@ struct clb_micro_row *clb_micro_add(struct clb_micro_results *r, const struct cl
     row->device = dev;
     row->benchmark = benchmark;
     row->metric = metric;
+    /* Until a benchmark says otherwise: a row left half-made never reads as a result. */
+    row->status = CLB_ROW_ERROR;
+    snprintf(row->reason, sizeof(row->reason), "not measured");
     return row;
 }
 

@@ -36,23 +36,22 @@ static float half_round(float x)
     return cl_half_to_float(cl_half_from_float(x, CL_HALF_RTE));
 }
 
-double clb_peak_expected(const char *precision, unsigned width, unsigned iters)
+/* One lane: the 8 chains from their starts, summed as the kernel sums them. */
+static double lane_expected(const char *precision, unsigned lane, unsigned iters)
 {
-    (void)width; /* every lane holds the same value; the kernel returns one lane */
     if (!strcmp(precision, "int32")) {
-        uint32_t x[8], s;
+        uint32_t x[8];
         for (uint32_t k = 0; k < 8; k++) {
-            x[k] = k;
+            x[k] = k + 1000u * lane;
             for (unsigned i = 0; i < iters; i++)
                 x[k] = x[k] * UA + UB;
         }
-        s = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
-        return (double)s;
+        return (double)(uint32_t)(((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7])));
     }
     if (!strcmp(precision, "fp64")) {
         double x[8];
         for (int k = 0; k < 8; k++) {
-            x[k] = k / 8.0;
+            x[k] = k / 8.0 + lane / 128.0;
             for (unsigned i = 0; i < iters; i++)
                 x[k] = fma(x[k], FA, FB);
         }
@@ -61,7 +60,9 @@ double clb_peak_expected(const char *precision, unsigned width, unsigned iters)
     const bool half = !strcmp(precision, "fp16");
     float x[8];
     for (int k = 0; k < 8; k++) {
-        x[k] = (float)k / 8.0f;
+        x[k] = (float)k / 8.0f + (float)lane / 128.0f;
+        if (half)
+            x[k] = half_round(x[k]);
         for (unsigned i = 0; i < iters; i++) {
             x[k] = fmaf(x[k], (float)FA, (float)FB);
             if (half)
@@ -70,6 +71,30 @@ double clb_peak_expected(const char *precision, unsigned width, unsigned iters)
     }
     float s = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
     return half ? half_round(s) : s;
+}
+
+double clb_peak_expected(const char *precision, unsigned width, unsigned iters)
+{
+    /* Lanes summed in order, in the precision's own arithmetic. */
+    if (!strcmp(precision, "int32")) {
+        uint32_t r = 0;
+        for (unsigned l = 0; l < width; l++)
+            r += (uint32_t)lane_expected(precision, l, iters);
+        return r;
+    }
+    if (!strcmp(precision, "fp64")) {
+        double r = 0;
+        for (unsigned l = 0; l < width; l++)
+            r += lane_expected(precision, l, iters);
+        return r;
+    }
+    float r = 0;
+    for (unsigned l = 0; l < width; l++) {
+        r += (float)lane_expected(precision, l, iters);
+        if (!strcmp(precision, "fp16"))
+            r = half_round(r);
+    }
+    return r;
 }
 
 bool clb_peak_matches(const char *precision, double got, double want)
@@ -147,6 +172,8 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
     double seconds;
     const double target = opt->target_s > 0 ? opt->target_s : 0.02;
 
+    row->status = CLB_ROW_OK;
+    row->reason[0] = '\0';
     snprintf(options, sizeof(options), "-DT=%s -DWIDTH=%u -DITERS=%d %s", t->type, width, ITERS,
              t->define);
     if (!(prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("peak"), options, &e)))

@@ -72,6 +72,8 @@ static void measure(const struct clb_cl_env *env, enum mode m, bool to_device, s
     cl_mem dev = NULL;
     cl_int err;
 
+    row->status = CLB_ROW_OK;
+    row->reason[0] = '\0';
     row->work = (double)size;
     if (!check || !want || !(row->times_s = calloc(opt->runs, sizeof(double)))) {
         clb_error_set(&e, "out of host memory");

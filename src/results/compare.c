@@ -127,6 +127,16 @@ int clb_compare(struct clb_result_file *const *files, size_t n_files,
         clb_error_set(e, "out of host memory");
         return -1;
     }
+    /* Each row of another file pairs with one row of the first at most. */
+    size_t max_rows = 0;
+    for (size_t i = 1; i < n_files; i++)
+        max_rows = files[i]->n_rows > max_rows ? files[i]->n_rows : max_rows;
+    bool *used = calloc(n_files * (max_rows + 1), sizeof(*used));
+    if (!used) {
+        clb_comparison_finish(c);
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
     for (size_t r = 0; r < f0->n_rows; r++) {
         const struct clb_result_row *r0 = &f0->rows[r];
         struct clb_compare_row *out = &c->rows[c->n_rows];
@@ -135,26 +145,40 @@ int clb_compare(struct clb_result_file *const *files, size_t n_files,
         memset(out, 0, sizeof(*out));
         out->row[0] = r0;
         for (size_t i = 1; i < n_files; i++) {
+            /* Same device name: prefer the same P:D (identical GPUs in one machine). */
+            size_t pick = SIZE_MAX;
             for (size_t j = 0; j < files[i]->n_rows; j++) {
                 const struct clb_result_row *ri = &files[i]->rows[j];
-                if (!same_problem(r0, ri) || !clb_devices_match(r0->device, ri->device, pairs))
+                if (used[i * max_rows + j] || !same_problem(r0, ri) ||
+                    !clb_devices_match(r0->device, ri->device, pairs))
                     continue;
-                out->row[i] = ri;
-                matched = true;
-                if (r0->has_value && ri->has_value && r0->value > 0) {
-                    out->ratio[i] = ri->value / r0->value;
-                    struct clb_compare_group *g = group_for(c, i, r0, ri);
-                    g->geomean += log(out->ratio[i]); /* a log sum until the end */
-                    g->n++;
-                    if (clb_compare_regressed(r0->metric, out->ratio[i], threshold))
-                        c->n_regressions++;
-                }
-                break;
+                if (pick == SIZE_MAX || !strcmp(ri->device_id, r0->device_id))
+                    pick = j;
+                if (!strcmp(ri->device_id, r0->device_id))
+                    break;
+            }
+            if (pick == SIZE_MAX)
+                continue;
+            const struct clb_result_row *ri = &files[i]->rows[pick];
+            used[i * max_rows + pick] = true;
+            out->row[i] = ri;
+            matched = true;
+            if (r0->has_value && ri->has_value && r0->value > 0) {
+                out->ratio[i] = ri->value / r0->value;
+                struct clb_compare_group *g = group_for(c, i, r0, ri);
+                g->geomean += log(out->ratio[i]); /* a log sum until the end */
+                g->n++;
+                if (clb_compare_regressed(r0->metric, out->ratio[i], threshold))
+                    c->n_regressions++;
+            } else if (threshold > 0 && r0->has_value && !ri->has_value) {
+                /* Measured before, failed or missing now: the worst regression there is. */
+                c->n_regressions++;
             }
         }
         if (matched)
             c->n_rows++;
     }
+    free(used);
     if (c->n_rows == 0) {
         clb_comparison_finish(c);
         clb_error_set(e, "no results in common between the files (same benchmark, case and "

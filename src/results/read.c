@@ -70,6 +70,9 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
         need_string(o, "status", i, &r->status, e) || need_string(o, "metric", i, &r->metric, e))
         return -1;
     r->precision = opt_string(o, "precision");
+    r->device_id = opt_string(o, "device");
+    if (!r->device_id)
+        r->device_id = "";
     if (read_count(o, "m", i, &r->m, e) || read_count(o, "n", i, &r->n, e) ||
         read_count(o, "k", i, &r->k, e))
         return -1;

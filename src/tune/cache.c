@@ -107,8 +107,9 @@ static bool parse_params(json_t *o, struct clb_tune_params *out)
 {
     const char *key;
     json_t *v;
+    struct clb_tune_params p;
 
-    memset(out, 0, sizeof(*out));
+    memset(&p, 0, sizeof(p));
     if (!json_is_object(o) || json_object_size(o) == 0 ||
         json_object_size(o) > CLB_TUNE_MAX_PARAMS)
         return false;
@@ -116,8 +117,9 @@ static bool parse_params(json_t *o, struct clb_tune_params *out)
         if (!json_is_integer(v) || json_integer_value(v) < 0 ||
             json_integer_value(v) > 65536 || strlen(key) >= sizeof(out->name[0]))
             return false;
-        clb_tune_set(out, key, (size_t)json_integer_value(v));
+        clb_tune_set(&p, key, (size_t)json_integer_value(v));
     }
+    *out = p; /* only a whole, valid entry replaces what the caller has */
     return true;
 }
 
@@ -229,10 +231,32 @@ int clb_tuning_store(const struct clb_device *dev, const char *kernel, const cha
         clb_error_set(e, "no place for the tuning cache: set HOME or CLBENCH_TUNING_FILE");
         return -1;
     }
+    struct stat st;
     json_t *root = load(path);
+    if (!root && stat(path, &st) == 0) {
+        /* Never overwrite a file that could not be read: it may hold other devices' entries. */
+        clb_error_set(e, "%s exists but is not a readable tuning cache: not overwritten", path);
+        return -1;
+    }
     if (!root)
         root = json_pack("{s:s, s:[]}", "schema", TUNING_SCHEMA, "entries");
     json_t *entries = json_object_get(root, "entries");
+    json_t *params = json_object();
+    for (size_t k = 0; k < p->n; k++)
+        json_object_set_new(params, p->name[k], json_integer((json_int_t)p->value[k]));
+    gmtime_r(&now, &tm);
+    strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    json_t *entry = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:f, s:I, s:s}", "device",
+                              name, "driver", driver, "clblast", CLBENCH_CLBLAST_VERSION,
+                              "clbench", CLBENCH_VERSION, "kernel", kernel, "precision",
+                              precision, "params", params, "gflops", gflops, "size",
+                              (json_int_t)size, "created", created);
+    if (!entry || !entries) {
+        json_decref(entry);
+        json_decref(root);
+        clb_error_set(e, "cannot build the tuning entry (a device string that is not UTF-8?)");
+        return -1;
+    }
     /* Replace this device's entry for the kernel and precision, keep everything else. */
     json_array_foreach(entries, i, old) {
         if (!strcmp(str(old, "kernel"), kernel) && !strcmp(str(old, "precision"), precision) &&
@@ -241,18 +265,11 @@ int clb_tuning_store(const struct clb_device *dev, const char *kernel, const cha
             break;
         }
     }
-    json_t *params = json_object();
-    for (size_t k = 0; k < p->n; k++)
-        json_object_set_new(params, p->name[k], json_integer((json_int_t)p->value[k]));
-    gmtime_r(&now, &tm);
-    strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    json_array_append_new(entries,
-                          json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:f, s:I, s:s}",
-                                    "device", name, "driver", driver, "clblast",
-                                    CLBENCH_CLBLAST_VERSION, "clbench", CLBENCH_VERSION,
-                                    "kernel", kernel, "precision", precision, "params", params,
-                                    "gflops", gflops, "size", (json_int_t)size, "created",
-                                    created));
+    if (json_array_append_new(entries, entry)) {
+        json_decref(root);
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
     int rc = make_parent(path) == 0 ? clb_write_file_atomic(path, write_json, root, e) : -1;
     if (rc && !e->msg[0])
         clb_error_set(e, "%s: cannot create its folder: %s", path, strerror(errno));

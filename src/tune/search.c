@@ -151,13 +151,14 @@ static void evaluate(struct problem *pb, const struct clb_gemm_backend *be, void
 {
     struct clb_error e = { "" };
     struct clb_verify_result v;
-    double times[16];
     struct clb_stats st;
-    unsigned runs = pb->runs > 16 ? 16 : pb->runs;
+    const unsigned runs = pb->runs;
+    double *times = calloc(runs, sizeof(double));
 
-    if (be->run(state, &e) || be->download(state, pb->c, &e)) {
+    if (!times || be->run(state, &e) || be->download(state, pb->c, &e)) {
         t->status = CLB_ROW_ERROR;
-        snprintf(t->reason, sizeof(t->reason), "%s", e.msg);
+        snprintf(t->reason, sizeof(t->reason), "%s", times ? e.msg : "out of host memory");
+        free(times);
         return;
     }
     clb_gemm_verify(pb->ref, pb->c, &v);
@@ -165,12 +166,14 @@ static void evaluate(struct problem *pb, const struct clb_gemm_backend *be, void
     if (v.passed && be->run(state, &e)) {
         t->status = CLB_ROW_ERROR;
         snprintf(t->reason, sizeof(t->reason), "%s", e.msg);
+        free(times);
         return;
     }
     if (!v.passed) {
         t->status = CLB_ROW_FAILED;
         snprintf(t->reason, sizeof(t->reason), "wrong result: max abs error %.3g, relative %.3g",
                  v.max_abs_err, v.rel_err);
+        free(times);
         return;
     }
     for (unsigned i = 0; i < runs; i++) {
@@ -178,11 +181,13 @@ static void evaluate(struct problem *pb, const struct clb_gemm_backend *be, void
         if (be->run(state, &e)) {
             t->status = CLB_ROW_ERROR;
             snprintf(t->reason, sizeof(t->reason), "%s", e.msg);
+            free(times);
             return;
         }
         times[i] = clb_now_s() - t0;
     }
     clb_stats_compute(times, runs, &st);
+    free(times);
     t->gflops = clb_gemm_flops(pb->data->shape) / st.median * 1e-9;
     t->status = CLB_ROW_OK;
 }
@@ -226,12 +231,12 @@ static void consider(struct clb_tune_result *r, const struct clb_tune_options *o
     const struct clb_tune_trial *t = &r->trials[idx];
     struct clb_error e;
 
-    if (t->status != CLB_ROW_OK || t->params.n == 0 || t->gflops <= r->best_gflops[which])
+    if (t->status != CLB_ROW_OK || t->gflops <= r->best_gflops[which])
         return;
     r->best_gflops[which] = t->gflops;
     r->best[which] = idx;
     /* Noise is not an improvement: store only a clear gain over the built-in choice. */
-    if (opt->store && t->gflops > r->default_gflops[which] * CLB_TUNE_MIN_GAIN) {
+    if (opt->store && t->params.n && t->gflops > r->default_gflops[which] * CLB_TUNE_MIN_GAIN) {
         if (clb_tuning_store(r->device, t->kernel, clb_precision_name(opt->precision), &t->params,
                              t->gflops, opt->size, &e) == 0)
             r->stored[which] = true;
@@ -305,8 +310,11 @@ int clb_tune_device(const struct clb_device *dev, const struct clb_tune_options 
             run_clblast(&pb, t);
             t->seconds = clb_now_s() - s;
             longest = t->seconds;
-            if (t->status == CLB_ROW_OK)
-                out->default_gflops[0] = t->gflops;
+            if (t->status == CLB_ROW_OK) {
+                /* The built-in choice is the best until a candidate beats it. */
+                out->default_gflops[0] = out->best_gflops[0] = t->gflops;
+                out->best[0] = out->n_trials - 1;
+            }
             progress(opt, t, clb_now_s() - t0);
         }
         for (size_t i = 0; t && i < n_starts + 1000 && TIME_LEFT(1.0); i++) {

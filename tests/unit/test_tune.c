@@ -83,6 +83,24 @@ static void store_then_lookup(void **state)
     assert_true(gflops == 20.0);
 }
 
+static void unreadable_file_is_not_overwritten(void **state)
+{
+    struct clb_tune_params p = { 0 };
+    struct clb_error e;
+    char buf[64] = "";
+
+    (void)state;
+    write_file("{\"schema\": \"clbench-tuning/1\", \"entries\": [],}");
+    clb_tune_set(&p, "KWG", 32);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", &p, 1.0, 64, &e), -1);
+    assert_non_null(strstr(e.msg, "not overwritten"));
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(buf, sizeof(buf), f));
+    fclose(f);
+    assert_non_null(strstr(buf, "[],}")); /* untouched */
+}
+
 static void corrupt_file_is_ignored(void **state)
 {
     struct clb_tune_params got;
@@ -180,6 +198,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(store_then_lookup),
         cmocka_unit_test(corrupt_file_is_ignored),
+        cmocka_unit_test(unreadable_file_is_not_overwritten),
         cmocka_unit_test(mismatches_are_not_applied),
         cmocka_unit_test(xgemm_constraints),
     };
