@@ -60,6 +60,7 @@ struct clb_gemm_backend {
     const char *name;      /* "clblast", "openblas": what -b/--backend takes */
     bool on_device;        /* runs on each selected OpenCL device; false: once, on the host */
     bool explicit_only;    /* left out of "-b all": only when named (or by --untuned) */
+    bool runs_first;       /* all its rows run before any other backend's (clblast-untuned) */
 
     /*
      * The library behind it for the record: a new JSON object with at least

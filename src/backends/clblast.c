@@ -277,6 +277,7 @@ const struct clb_gemm_backend clb_backend_clblast_untuned = {
     .name = "clblast-untuned",
     .on_device = true,
     .explicit_only = true,
+    .runs_first = true,
     .info = clblast_info,
     .supports = clblast_supports,
     .create = clblast_create_untuned,

@@ -9,7 +9,7 @@ extern const struct clb_gemm_backend clb_backend_openblas;
 
 /*
  * The baseline (first host backend) first: it is what speedups are against.
- * clblast-untuned before clblast: CLBlast's parameter overrides are
+ * clblast-untuned is marked runs_first: CLBlast's parameter overrides are
  * process-wide, so untuned figures must be taken before tuned ones.
  */
 const struct clb_gemm_backend *const clb_gemm_backends[] = {

@@ -308,13 +308,12 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
     }
 
     /*
-     * Backend by backend (CLBlast's parameter overrides are process-wide: the
-     * untuned variant must finish before the tuned one starts); rows are put
-     * back in problem order afterwards.
+     * Problem by problem, so inputs and reference are made once per problem;
+     * in two phases, because CLBlast's parameter overrides are process-wide:
+     * backends that must run first (clblast-untuned) finish every problem
+     * before any other starts. Rows are put back in problem order afterwards.
      */
-    for (size_t b = 0; b < opt->n_backends; b++) {
-        const struct clb_gemm_backend *be = opt->backends[b];
-        const size_t nd = be->on_device ? n_devices : 1;
+    for (int phase = 0; phase < 2; phase++) {
         for (size_t pi = 0; pi < opt->n_precisions; pi++) {
             for (size_t si = 0; si < opt->n_shapes; si++) {
                 const enum clb_precision p = opt->precisions[pi];
@@ -327,58 +326,65 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
                 const bool host_ok = sane && host_fits(shape, p, host_why, sizeof(host_why));
                 struct clb_error pe = { "" };
 
-                for (size_t di = 0; di < nd && !clb_interrupted(); di++) {
-                    struct clb_gemm_row *row = &out->rows[n++];
-                    const struct clb_device *dev = be->on_device ? devices[di] : NULL;
-                    char why[512];
+                for (size_t b = 0; b < opt->n_backends; b++) {
+                    const struct clb_gemm_backend *be = opt->backends[b];
+                    const size_t nd = be->on_device ? n_devices : 1;
+                    if (be->runs_first != (phase == 0))
+                        continue;
+                    for (size_t di = 0; di < nd && !clb_interrupted(); di++) {
+                        struct clb_gemm_row *row = &out->rows[n++];
+                        const struct clb_device *dev = be->on_device ? devices[di] : NULL;
+                        char why[512];
 
-                    row->device = dev;
-                    row->backend = be;
-                    row->precision = p;
-                    row->shape = shape;
-                    row->order = ((pi * opt->n_shapes + si) * opt->n_backends + b) *
-                                     (n_devices + 1) + di;
-                    out->n_rows = n;
-                    progress(opt, n - 1, total, row, t0);
-                    if (!be->supports(dev, p, why, sizeof(why))) {
-                        set_reason(row, CLB_ROW_UNAVAILABLE, why);
-                        continue;
+                        row->device = dev;
+                        row->backend = be;
+                        row->precision = p;
+                        row->shape = shape;
+                        row->order = ((pi * opt->n_shapes + si) * opt->n_backends + b) *
+                                         (n_devices + 1) + di;
+                        out->n_rows = n;
+                        progress(opt, n - 1, total, row, t0);
+                        if (!be->supports(dev, p, why, sizeof(why))) {
+                            set_reason(row, CLB_ROW_UNAVAILABLE, why);
+                            continue;
+                        }
+                        if (opt->max_time_s > 0 && clb_now_s() - t0 > opt->max_time_s) {
+                            snprintf(why, sizeof(why), "not started: over --max-time (%g s)",
+                                     opt->max_time_s);
+                            set_reason(row, CLB_ROW_SKIPPED, why);
+                            continue;
+                        }
+                        if (sane && dev && !device_fits(dev, be, shape, p, why, sizeof(why))) {
+                            set_reason(row, CLB_ROW_SKIPPED, why);
+                            continue;
+                        }
+                        if (!host_ok) {
+                            set_reason(row, CLB_ROW_SKIPPED, host_why);
+                            continue;
+                        }
+                        if (dev && env_state[di] == 0)
+                            env_state[di] = clb_cl_env_init(&envs[di], dev->id, false,
+                                                            &env_err[di]) ? -1 : 1;
+                        if (dev && env_state[di] < 0) {
+                            set_reason(row, CLB_ROW_ERROR, env_err[di].msg);
+                            continue;
+                        }
+                        /* Inputs and reference are made once per problem, when first needed. */
+                        if (!data && !pe.msg[0]) {
+                            data = clb_gemm_data_create(shape, p, opt->alpha, opt->beta,
+                                                        opt->seed, &pe);
+                            if (data)
+                                ref = clb_gemm_reference_create(data, opt->seed ^ 0x5eed, &pe);
+                            if (ref &&
+                                !(c = malloc(shape.m * shape.n * clb_precision_bytes(p))))
+                                clb_error_set(&pe, "out of host memory");
+                        }
+                        if (pe.msg[0]) {
+                            set_reason(row, CLB_ROW_ERROR, pe.msg);
+                            continue;
+                        }
+                        measure(row, opt, dev ? &envs[di] : NULL, data, ref, c);
                     }
-                    if (opt->max_time_s > 0 && clb_now_s() - t0 > opt->max_time_s) {
-                        snprintf(why, sizeof(why), "not started: over --max-time (%g s)",
-                                 opt->max_time_s);
-                        set_reason(row, CLB_ROW_SKIPPED, why);
-                        continue;
-                    }
-                    if (sane && dev && !device_fits(dev, be, shape, p, why, sizeof(why))) {
-                        set_reason(row, CLB_ROW_SKIPPED, why);
-                        continue;
-                    }
-                    if (!host_ok) {
-                        set_reason(row, CLB_ROW_SKIPPED, host_why);
-                        continue;
-                    }
-                    if (dev && env_state[di] == 0)
-                        env_state[di] = clb_cl_env_init(&envs[di], dev->id, false,
-                                                        &env_err[di]) ? -1 : 1;
-                    if (dev && env_state[di] < 0) {
-                        set_reason(row, CLB_ROW_ERROR, env_err[di].msg);
-                        continue;
-                    }
-                    /* Inputs and reference are made once per problem, when first needed. */
-                    if (!data && !pe.msg[0]) {
-                        data = clb_gemm_data_create(shape, p, opt->alpha, opt->beta, opt->seed,
-                                                    &pe);
-                        if (data)
-                            ref = clb_gemm_reference_create(data, opt->seed ^ 0x5eed, &pe);
-                        if (ref && !(c = malloc(shape.m * shape.n * clb_precision_bytes(p))))
-                            clb_error_set(&pe, "out of host memory");
-                    }
-                    if (pe.msg[0]) {
-                        set_reason(row, CLB_ROW_ERROR, pe.msg);
-                        continue;
-                    }
-                    measure(row, opt, dev ? &envs[di] : NULL, data, ref, c);
                 }
                 free(c);
                 clb_gemm_reference_destroy(ref);

@@ -166,20 +166,6 @@ int clb_opt_backends(const char *arg, void *field, struct clb_error *e)
                 dup |= l->v[i] == clb_gemm_backends[b];
             if (!dup && l->n < sizeof(l->v) / sizeof(l->v[0]))
                 l->v[l->n++] = clb_gemm_backends[b];
-            /* Registry order, whatever the order given: clblast-untuned must precede
-             * clblast (CLBlast's parameter overrides are process-wide). */
-            for (size_t i = l->n - 1; i > 0 && !dup; i--) {
-                size_t pi = 0, qi = 0;
-                while (clb_gemm_backends[pi] != l->v[i - 1])
-                    pi++;
-                while (clb_gemm_backends[qi] != l->v[i])
-                    qi++;
-                if (pi < qi)
-                    break;
-                const struct clb_gemm_backend *tmp = l->v[i - 1];
-                l->v[i - 1] = l->v[i];
-                l->v[i] = tmp;
-            }
         }
         if (!found) {
             char names[128] = "";

@@ -105,16 +105,20 @@ static int validate(struct gemm_config *cfg)
     if (!cfg->backends.n)
         clb_opt_backends("all", &cfg->backends, &e);
     if (cfg->untuned) {
-        /* In registry order: the untuned variant must run before the tuned one. */
-        struct clb_backend_list l = { 0 };
-        for (size_t b = 0; clb_gemm_backends[b]; b++) {
-            bool chosen = clb_gemm_backends[b] == clb_gemm_backend_find("clblast-untuned");
-            for (size_t i = 0; i < cfg->backends.n; i++)
-                chosen |= cfg->backends.v[i] == clb_gemm_backends[b];
-            if (chosen && l.n < sizeof(l.v) / sizeof(l.v[0]))
-                l.v[l.n++] = clb_gemm_backends[b];
+        const struct clb_gemm_backend *u = clb_gemm_backend_find("clblast-untuned");
+        bool present = false;
+        for (size_t i = 0; i < cfg->backends.n; i++)
+            present |= cfg->backends.v[i] == u;
+        /* Listed just before clblast, so the two rows sit side by side. */
+        if (!present && cfg->backends.n < sizeof(cfg->backends.v) / sizeof(cfg->backends.v[0])) {
+            size_t at = 0;
+            while (at < cfg->backends.n && strcmp(cfg->backends.v[at]->name, "clblast"))
+                at++;
+            memmove(&cfg->backends.v[at + 1], &cfg->backends.v[at],
+                    (cfg->backends.n - at) * sizeof(cfg->backends.v[0]));
+            cfg->backends.v[at] = u;
+            cfg->backends.n++;
         }
-        cfg->backends = l;
     }
     if (cfg->output) {
         char *copy = strdup(cfg->output);
