@@ -4,11 +4,24 @@
  * independent work to keep every FMA pipe busy (latency ~4 cycles x 2 pipes
  * on CPUs; warps interleave on GPUs). One round is 8 * WIDTH * 2 operations.
  *
- * Build options: -DT=float|double|half|uint -DWIDTH=1|2|4|8|16 -DITERS=n
- * Floating point: x <- fma(x, a, b) with a = 1 - 2^-10, b = 2^-10, which
- * moves each chain towards 1 at a known rate, so the host can recompute the
- * result and tell whether every round ran. uint: x <- x * a + b, exactly.
- * Each work-item returns the sum over its lanes of the 8 chains' sum.
+ * Build options: -DT=float|double|half|uint -DWIDTH=1|2|4|8|16 -DITERS=1024,
+ * plus -DT_IS_DOUBLE, -DT_IS_HALF or -DT_IS_UINT for those types.
+ * Arguments: out (one element per work-item: float for half and float,
+ * double for double, uint for uint), a, b (the multiply-add coefficients).
+ *
+ * Floating point: x <- fma(x, a, b) with a = 1, b = q = 2^-10. Chain k
+ * (0..7) of lane l of work-item g starts at -1 + u q, u = k + 8 l +
+ * 128 (g mod 7) < 896, so every value it takes is a multiple of q below 1 in
+ * magnitude: exact in half, float and double, fused or not. After ITERS =
+ * 1024 rounds it holds exactly u q, and a skipped round leaves it q short.
+ * uint: x <- x * a + b (mod 2^32) from k + 1000 l + 7919 g, exact by nature.
+ * Starts differ per chain, lane and neighbouring work-item, so computing one
+ * lane or one work-item of a warp and broadcasting it changes the result.
+ *
+ * Each work-item returns the sum over its lanes of the 8 chains' sum, in
+ * float for half (exact: multiples of 2^-10 below 2^8) and in T otherwise
+ * (exact for float and double; wrapping for uint), so the host demands
+ * equality.
  */
 #if defined(T_IS_DOUBLE)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -18,10 +31,24 @@
 
 #define CAT_(t, w) t##w
 #define CAT(t, w) CAT_(t, w)
+
+/* ACC: the type of the sums and of out. */
+#ifdef T_IS_HALF
+#define ACC float
+#else
+#define ACC T
+#endif
 #if WIDTH == 1
 #define V T
+#define VACC ACC
 #else
 #define V CAT(T, WIDTH)
+#define VACC CAT(ACC, WIDTH)
+#endif
+#ifdef T_IS_HALF
+#define WIDEN(x) CAT(convert_, VACC)(x)
+#else
+#define WIDEN(x) (x)
 #endif
 
 #ifdef T_IS_UINT
@@ -30,30 +57,37 @@
 #define STEP(x) x = fma(x, (V)(a), (V)(b))
 #endif
 
-/*
- * Chain k starts at k / 8 + lane / 128 (floating point) or k + 1000 lane
- * (uint): every lane differs, so a compiler cannot compute one lane and
- * broadcast it without the result showing.
- */
+/* Lane numbers, each element already of type T. */
+#define E(n) ((T)(n))
 #if WIDTH == 1
-#define LANES ((V)(0))
+#define LANES E(0)
 #elif WIDTH == 2
-#define LANES ((V)(0, 1))
+#define LANES ((V)(E(0), E(1)))
 #elif WIDTH == 4
-#define LANES ((V)(0, 1, 2, 3))
+#define LANES ((V)(E(0), E(1), E(2), E(3)))
 #elif WIDTH == 8
-#define LANES ((V)(0, 1, 2, 3, 4, 5, 6, 7))
+#define LANES ((V)(E(0), E(1), E(2), E(3), E(4), E(5), E(6), E(7)))
 #else
-#define LANES ((V)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
-#endif
-#ifdef T_IS_UINT
-#define START(k) ((V)(k) + LANES * (T)1000)
-#else
-#define START(k) ((V)((T)(k) / (T)8) + LANES / (T)128)
+#define LANES ((V)(E(0), E(1), E(2), E(3), E(4), E(5), E(6), E(7), \
+                   E(8), E(9), E(10), E(11), E(12), E(13), E(14), E(15)))
 #endif
 
-__kernel void clb_peak(__global T *out, T a, T b)
+/*
+ * origin holds, per lane, the chain-0 start without the final scaling: for
+ * floating point the integer u - 1024 (at most 1024 in magnitude, so exact in
+ * half), which times b = 2^-10 is the start, exactly.
+ */
+#ifdef T_IS_UINT
+#define ORIGIN(g) (LANES * E(1000) + E(7919u * (uint)(g)))
+#define START(k) (origin + E(k))
+#else
+#define ORIGIN(g) (LANES * E(8) + E(128 * (int)((g) % 7) - 1024))
+#define START(k) ((origin + E(k)) * b)
+#endif
+
+__kernel void clb_peak(__global ACC *out, T a, T b)
 {
+    const V origin = ORIGIN(get_global_id(0));
     V x0 = START(0), x1 = START(1), x2 = START(2), x3 = START(3);
     V x4 = START(4), x5 = START(5), x6 = START(6), x7 = START(7);
 
@@ -61,14 +95,14 @@ __kernel void clb_peak(__global T *out, T a, T b)
         STEP(x0); STEP(x1); STEP(x2); STEP(x3);
         STEP(x4); STEP(x5); STEP(x6); STEP(x7);
     }
-    V s = ((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7));
+    VACC s = ((WIDEN(x0) + WIDEN(x1)) + (WIDEN(x2) + WIDEN(x3))) +
+             ((WIDEN(x4) + WIDEN(x5)) + (WIDEN(x6) + WIDEN(x7)));
 #if WIDTH == 1
     out[get_global_id(0)] = s;
 #else
-    /* The lanes summed in order, as the host does. */
-    T lanes[WIDTH];
+    ACC lanes[WIDTH];
     CAT(vstore, WIDTH)(s, 0, lanes);
-    T r = lanes[0];
+    ACC r = lanes[0];
     for (int l = 1; l < WIDTH; l++)
         r += lanes[l];
     out[get_global_id(0)] = r;

@@ -74,12 +74,33 @@ double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device
 double clb_micro_bandwidth(const struct clb_micro_results *r, const struct clb_device *dev);
 
 /*
- * Verification helpers, exposed for unit tests: what the peak kernel must
- * produce per work-item, and whether `got` matches (relative tolerance per
- * precision; exact for uint).
+ * What every work-item of one peak launch must return, exposed for unit
+ * tests. Floating point: chain k of lane l of work-item g starts at
+ * -1 + u 2^-10, u = k + 8 l + 128 (g mod 7), and each round adds exactly
+ * 2^-10; int32: x0 = k + 1000 l + 7919 g, then x <- 1664525 x + 1013904223
+ * (mod 2^32). A work-item returns the sum of its 8 chains over its lanes:
+ * exact in every precision, so any difference is a fault (a skipped round,
+ * a lane or a work-item computed once and copied).
  */
-double clb_peak_expected(const char *precision, unsigned width, unsigned iters);
-bool clb_peak_matches(const char *precision, double got, double want);
+struct clb_peak_expect {
+    bool integer;           /* int32: out holds uint32 */
+    size_t out_size;        /* bytes per output element: 4 (float, uint32) or 8 (double) */
+    double by_class[7];     /* floating point: work-item g returns by_class[g % 7] */
+    uint32_t slope, offset; /* int32: work-item g returns slope * g + offset (mod 2^32) */
+};
+
+/* For `iters` rounds (the kernel's arithmetic is exact up to 1024) of WIDTH-lane vectors. */
+void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsigned width,
+                          unsigned iters);
+/* The value work-item `item` must return (int32: the uint32 as a double). */
+double clb_peak_expected(const struct clb_peak_expect *x, uint64_t item);
+/*
+ * Checks the n outputs of a launch (float for fp16 and fp32, double for
+ * fp64, uint32 for int32), each against its own expected value, exactly.
+ * Returns true, or false with `why` naming the first wrong work-item.
+ */
+bool clb_peak_verify(const struct clb_peak_expect *x, const void *out, size_t n, char *why,
+                     size_t why_len);
 
 /* The arrays' values after `iters` rounds of copy, mul, add, triad (BabelStream order). */
 void clb_stream_expected(unsigned iters, float scalar, double *a, double *b, double *c);

@@ -53,6 +53,10 @@ static void peak(void **state)
     (void)state;
     each_device(clb_peak_run, &opt, &res);
     assert_rows(&res, "peak", 5);
+    /* OK means every work-item matched its own expected value exactly. */
+    for (size_t i = 0; i < res.n_rows; i++)
+        if (res.rows[i].status == CLB_ROW_OK)
+            assert_non_null(strstr(res.rows[i].check, "each checked exactly"));
     for (size_t i = 0; i < inv->n_devices; i++) {
         assert_true(clb_micro_peak(&res, &inv->devices[i], "fp32") > 0);
         assert_true((clb_micro_peak(&res, &inv->devices[i], "fp64") > 0) ==

@@ -10,46 +10,139 @@
 #include <cmocka.h>
 
 #include "clbench/micro.h"
+#include <CL/cl_half.h>
 
-static void peak_expected_values(void **state)
+static const char *const precs[] = { "fp32", "fp64", "fp16", "int32" };
+static const unsigned widths[] = { 1, 2, 4, 8, 16 };
+
+static float half_round(double v)
 {
-    (void)state;
-    /* Chains start at k/8 + lane/128 and approach 1 by (1 - 2^-10) per round: after 1024
-     * rounds the distance left is (1 - 2^-10)^1024 ~ e^-1. */
-    const double q = pow(1.0 - 0x1p-10, 1024);
-    double want1 = 0.0, want8 = 0.0;
-    for (int l = 0; l < 8; l++)
-        for (int k = 0; k < 8; k++) {
-            double v = 1.0 - (1.0 - (k / 8.0 + l / 128.0)) * q;
-            want8 += v;
-            if (l == 0)
-                want1 += v;
-        }
-    assert_true(fabs(clb_peak_expected("fp64", 1, 1024) - want1) < 1e-9);
-    assert_true(fabs(clb_peak_expected("fp64", 8, 1024) - want8) < 1e-9);
-    assert_true(fabs(clb_peak_expected("fp32", 8, 1024) - want8) < 1e-3);
-    /* In fp16 the steps fall below half an ulp near 1 and the chains stall: only bounds. */
-    double h = clb_peak_expected("fp16", 8, 1024);
-    assert_true(h > 8 * 3.5 && h < 8 * 8.0);
-    /* Fewer rounds give a different answer: a truncated loop cannot pass. */
-    assert_false(clb_peak_matches("fp32", clb_peak_expected("fp32", 8, 1000),
-                                  clb_peak_expected("fp32", 8, 1024)));
+    return cl_half_to_float(cl_half_from_double(v, CL_HALF_RTE));
 }
 
-static void peak_corrupted_output_fails(void **state)
+/*
+ * One work-item of kernels/peak.cl by brute force: every chain's rounds in the
+ * precision's own arithmetic (fp16: each step rounded to half). Chain `skip`
+ * (8 lane + k; -1: none) runs one round short; one_lane gives every lane lane
+ * 0's start, as a compiler computing one lane and copying it would.
+ */
+static double emulate(const char *prec, unsigned width, unsigned iters, uint64_t g, int skip,
+                      bool one_lane)
 {
-    static const char *const precs[] = { "fp32", "fp64", "fp16", "int32" };
+    const bool half = !strcmp(prec, "fp16"), dbl = !strcmp(prec, "fp64");
+    uint32_t usum = 0;
+    double dsum = 0;
+    float fsum = 0;
+
+    for (unsigned l = 0; l < width; l++)
+        for (unsigned k = 0; k < 8; k++) {
+            const unsigned lane = one_lane ? 0 : l, n = iters - (skip == (int)(8 * l + k));
+            const int u = (int)(k + 8 * lane + 128 * (g % 7));
+            if (!strcmp(prec, "int32")) {
+                uint32_t x = k + 1000u * lane + 7919u * (uint32_t)g;
+                for (unsigned i = 0; i < n; i++)
+                    x = x * 1664525u + 1013904223u;
+                usum += x;
+            } else if (dbl) {
+                double x = (u - 1024) * 0x1p-10;
+                for (unsigned i = 0; i < n; i++)
+                    x = fma(x, 1.0, 0x1p-10);
+                dsum += x;
+            } else {
+                float x = half ? half_round((u - 1024) * 0x1p-10) : (float)((u - 1024) * 0x1p-10);
+                for (unsigned i = 0; i < n; i++) {
+                    x = fmaf(x, 1.0f, 0x1p-10f);
+                    if (half)
+                        x = half_round(x);
+                }
+                fsum += x;
+            }
+        }
+    return !strcmp(prec, "int32") ? usum : dbl ? dsum : fsum;
+}
+
+/* Stores v as output element i of a launch in prec. */
+static void store(const struct clb_peak_expect *x, void *out, size_t i, double v)
+{
+    if (x->integer)
+        ((uint32_t *)out)[i] = (uint32_t)v;
+    else if (x->out_size == 8)
+        ((double *)out)[i] = v;
+    else
+        ((float *)out)[i] = (float)v;
+}
+
+static void peak_expected_is_the_kernel(void **state)
+{
+    static const uint64_t items[] = { 0, 1, 6, 7, 13, 4194303 };
+    struct clb_peak_expect x;
+
     (void)state;
-    for (size_t i = 0; i < 4; i++) {
-        double want = clb_peak_expected(precs[i], 4, 1024);
-        assert_true(clb_peak_matches(precs[i], want, want));
-        assert_false(clb_peak_matches(precs[i], want * 1.1, want));
-        assert_false(clb_peak_matches(precs[i], 0.0, want));
-        assert_false(clb_peak_matches(precs[i], NAN, want));
-    }
-    double u = clb_peak_expected("int32", 1, 1024);
-    assert_false(clb_peak_matches("int32", u + 1, u));
-    assert_true(u == floor(u) && u >= 0 && u < 4294967296.0);
+    for (size_t p = 0; p < 4; p++)
+        for (size_t w = 0; w < 5; w++) {
+            clb_peak_expect_init(&x, precs[p], widths[w], 1024);
+            for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+                double want = emulate(precs[p], widths[w], 1024, items[i], -1, false);
+                if (clb_peak_expected(&x, items[i]) != want)
+                    fail_msg("%s x%u work-item %llu: %.17g, brute force %.17g", precs[p],
+                             widths[w], (unsigned long long)items[i],
+                             clb_peak_expected(&x, items[i]), want);
+            }
+        }
+    /* Chains end at u 2^-10: work-item 0, one lane: (0 + ... + 7) 2^-10. */
+    clb_peak_expect_init(&x, "fp16", 1, 1024);
+    assert_true(clb_peak_expected(&x, 0) == 28 * 0x1p-10);
+    assert_true(clb_peak_expected(&x, 8) == (28 + 8 * 128) * 0x1p-10);
+}
+
+static void peak_skipped_round_fails(void **state)
+{
+    enum { N = 64 };
+    uint64_t buf[N];
+    char why[256];
+    struct clb_peak_expect x;
+
+    (void)state;
+    for (size_t p = 0; p < 4; p++)
+        for (size_t w = 0; w < 5; w++) {
+            clb_peak_expect_init(&x, precs[p], widths[w], 1024);
+            for (size_t i = 0; i < N; i++)
+                store(&x, buf, i, clb_peak_expected(&x, i));
+            assert_true(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+            /* The last chain of the last lane of work-item 37 one round short. */
+            store(&x, buf, 37, emulate(precs[p], widths[w], 1024, 37, 8 * (int)widths[w] - 1,
+                                       false));
+            assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+            assert_non_null(strstr(why, "work-item 37 "));
+        }
+}
+
+static void peak_copied_results_fail(void **state)
+{
+    enum { N = 64 };
+    uint64_t buf[N];
+    char why[256];
+    struct clb_peak_expect x;
+
+    (void)state;
+    for (size_t p = 0; p < 4; p++)
+        for (size_t w = 0; w < 5; w++) {
+            clb_peak_expect_init(&x, precs[p], widths[w], 1024);
+            /* Work-item 0 computed once for its warp and broadcast. */
+            for (size_t i = 0; i < N; i++)
+                store(&x, buf, i, clb_peak_expected(&x, 0));
+            assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+            assert_non_null(strstr(why, "work-item 1 "));
+            /* Lane 0 computed once and copied to the other lanes. */
+            for (size_t i = 0; i < N; i++)
+                store(&x, buf, i, emulate(precs[p], widths[w], 1024, i, -1, widths[w] > 1));
+            assert_true(clb_peak_verify(&x, buf, N, why, sizeof(why)) == (widths[w] == 1));
+            /* Garbage. */
+            for (size_t i = 0; i < N; i++)
+                store(&x, buf, i, clb_peak_expected(&x, i));
+            store(&x, buf, N - 1, x.integer ? clb_peak_expected(&x, N - 1) + 1 : NAN);
+            assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+        }
 }
 
 static void stream_recurrence(void **state)
@@ -118,8 +211,9 @@ static void row_summary(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(peak_expected_values),
-        cmocka_unit_test(peak_corrupted_output_fails),
+        cmocka_unit_test(peak_expected_is_the_kernel),
+        cmocka_unit_test(peak_skipped_round_fails),
+        cmocka_unit_test(peak_copied_results_fail),
         cmocka_unit_test(stream_recurrence),
         cmocka_unit_test(stream_verify_catches_corruption),
         cmocka_unit_test(row_summary),
