@@ -31,6 +31,15 @@ struct clb_result_row {
     double speedup;        /* over the CPU baseline; 0 when absent */
     bool baseline;         /* this row is the CPU baseline itself */
     bool headline;         /* peak: the best vector width of its precision */
+    /*
+     * Borrowed (owned by the file): the row's "config" object, what must match
+     * for another run's figure to be comparable. Files written before "config"
+     * existed get one derived from the rest of the document, equal to what the
+     * writer would have written: gemm {tuned, alpha, beta, transfers} from the
+     * row and "options", plus {threads, blas_core} from "libraries" for host
+     * rows; peak {width}; bandwidth {bytes_per_call} from work_per_call; {} else.
+     */
+    json_t *config;
 };
 
 struct clb_result_file {
@@ -43,6 +52,7 @@ struct clb_result_file {
     size_t n_rows;
     json_t *devices;      /* borrowed: the "devices" array */
     json_t *host;         /* borrowed: the "host" object */
+    json_t *derived;      /* owned: the configs derived for rows without one */
 };
 
 /* NULL with e set to "PATH: why" (one line) when the file is unusable. */

@@ -34,6 +34,52 @@ static const char *base(const char *path)
     return s ? s + 1 : path;
 }
 
+static void value_str(json_t *v, char *buf, size_t len)
+{
+    if (v)
+        clb_config_value_str(v, buf, len);
+    else
+        snprintf(buf, len, "-");
+}
+
+/* One line per row not compared, each after `prefix`. */
+static void write_unpaired(FILE *out, const struct clb_comparison *c, const char *prefix)
+{
+    char a[128], b[128];
+
+    for (size_t k = 0; k < c->n_unpaired; k++) {
+        const struct clb_compare_unpaired *u = &c->unpaired[k];
+        fprintf(out, "%snot compared: %s %s %s on %s", prefix, u->first->benchmark,
+                u->first->case_, u->first->backend, u->first->device);
+        if (strcmp(u->first->device, u->other->device))
+            fprintf(out, " / %s", u->other->device);
+        for (size_t d = 0; d < u->n_diffs; d++) {
+            clb_config_value_str(u->diff[d].first, a, sizeof(a));
+            clb_config_value_str(u->diff[d].other, b, sizeof(b));
+            fprintf(out, "%s%s %s vs %s", d ? ", " : ": ", u->diff[d].key, a, b);
+        }
+        fprintf(out, " (%s vs %s)\n", base(c->files[0]->path), base(c->files[u->file]->path));
+    }
+}
+
+/* The differences between the files that did not keep rows apart, on one line. */
+static void write_ignored(FILE *out, const struct clb_comparison *c, const char *prefix)
+{
+    char a[128];
+
+    if (c->n_ignored == 0)
+        return;
+    fprintf(out, "%sdifferences ignored:", prefix);
+    for (size_t k = 0; k < c->n_ignored; k++) {
+        fprintf(out, "%s %s", k ? ";" : "", c->ignored[k].field);
+        for (size_t i = 0; i < c->n_files; i++) {
+            value_str(c->ignored[k].values[i], a, sizeof(a));
+            fprintf(out, "%s%s", i ? " vs " : " ", a);
+        }
+    }
+    fputc('\n', out);
+}
+
 static int write_table(FILE *out, const struct clb_comparison *c)
 {
     const char *head[4 + CLB_COMPARE_MAX_FILES];
@@ -85,11 +131,12 @@ static int write_table(FILE *out, const struct clb_comparison *c)
     }
     clb_table_print(t, out);
     clb_table_destroy(t);
+    write_unpaired(out, c, "");
     fputc('\n', out);
     for (size_t g = 0; g < c->n_groups; g++) {
         const struct clb_compare_group *gr = &c->groups[g];
-        fprintf(out, "geometric mean, %s vs %s: %s (%s)", base(c->files[gr->file]->path),
-                base(c->files[0]->path), gr->device0, gr->backend);
+        fprintf(out, "geometric mean, %s vs %s: %s %s, %s on %s", base(c->files[gr->file]->path),
+                base(c->files[0]->path), gr->benchmark, gr->metric, gr->backend, gr->device0);
         if (strcmp(gr->device0, gr->device))
             fprintf(out, " / %s", gr->device);
         fprintf(out, ": %.3fx over %zu result%s\n", gr->geomean, gr->n, gr->n == 1 ? "" : "s");
@@ -97,13 +144,20 @@ static int write_table(FILE *out, const struct clb_comparison *c)
     if (c->threshold > 0)
         fprintf(out, "%zu figure%s more than %.3g%% worse than the first file's (marked !)\n",
                 c->n_regressions, c->n_regressions == 1 ? "" : "s", c->threshold * 100.0);
+    write_ignored(out, c, "");
     return 0;
+}
+
+/* Borrowed: the value, or JSON null for NULL (for "O" in json_pack, which takes a reference). */
+static json_t *value_or_null(json_t *v)
+{
+    return v ? v : json_null();
 }
 
 static int write_json(FILE *out, const struct clb_comparison *c)
 {
     json_t *root = json_object(), *files = json_array(), *rows = json_array(),
-           *groups = json_array();
+           *groups = json_array(), *unpaired = json_array(), *ignored = json_array();
 
     for (size_t i = 0; i < c->n_files; i++)
         json_array_append_new(files, json_pack("{s:s, s:s, s:s, s:b}", "path",
@@ -130,15 +184,39 @@ static int write_json(FILE *out, const struct clb_comparison *c)
     }
     for (size_t g = 0; g < c->n_groups; g++) {
         const struct clb_compare_group *gr = &c->groups[g];
-        json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:s, s:I, s:f}", "file",
-                                                c->files[gr->file]->path, "device_first",
-                                                gr->device0, "device", gr->device, "backend",
-                                                gr->backend, "n", (json_int_t)gr->n, "geomean",
-                                                gr->geomean));
+        json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:f}",
+                                                "file", c->files[gr->file]->path, "benchmark",
+                                                gr->benchmark, "metric", gr->metric,
+                                                "device_first", gr->device0, "device",
+                                                gr->device, "backend", gr->backend, "n",
+                                                (json_int_t)gr->n, "geomean", gr->geomean));
+    }
+    for (size_t k = 0; k < c->n_unpaired; k++) {
+        const struct clb_compare_unpaired *u = &c->unpaired[k];
+        json_t *diffs = json_array();
+        for (size_t d = 0; d < u->n_diffs; d++)
+            json_array_append_new(diffs, json_pack("{s:s, s:[OO]}", "field", u->diff[d].key,
+                                                   "values", value_or_null(u->diff[d].first),
+                                                   value_or_null(u->diff[d].other)));
+        json_array_append_new(unpaired, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}",
+                                                  "benchmark", u->first->benchmark, "case",
+                                                  u->first->case_, "backend", u->first->backend,
+                                                  "device", u->first->device, "file",
+                                                  c->files[u->file]->path, "device_in_file",
+                                                  u->other->device, "differences", diffs));
+    }
+    for (size_t k = 0; k < c->n_ignored; k++) {
+        json_t *values = json_array();
+        for (size_t i = 0; i < c->n_files; i++)
+            json_array_append(values, value_or_null(c->ignored[k].values[i]));
+        json_array_append_new(ignored, json_pack("{s:s, s:o}", "field", c->ignored[k].field,
+                                                 "values", values));
     }
     json_object_set_new(root, "files", files);
     json_object_set_new(root, "rows", rows);
     json_object_set_new(root, "geomeans", groups);
+    json_object_set_new(root, "unpaired", unpaired);
+    json_object_set_new(root, "ignored_differences", ignored);
     if (c->threshold > 0) {
         json_object_set_new(root, "threshold", json_real(c->threshold));
         json_object_set_new(root, "regressions", json_integer((json_int_t)c->n_regressions));
@@ -196,11 +274,6 @@ static int compare_run(void *config, int n_files, char **paths)
             goto out;
         }
     }
-    for (int i = 1; i < n_files; i++)
-        if (strcmp(files[i]->version, files[0]->version))
-            fprintf(stderr, "clbench compare: note: %s was written by clbench %s, %s by %s; "
-                            "methods may differ\n", paths[0], files[0]->version, paths[i],
-                    files[i]->version);
     for (int i = 0; i < n_files; i++)
         if (!files[i]->complete)
             fprintf(stderr, "clbench compare: note: %s is incomplete (its run was interrupted)\n",
@@ -216,6 +289,8 @@ static int compare_run(void *config, int n_files, char **paths)
         break;
     case CLB_FORMAT_CSV:
         rc = write_csv(stdout, &cmp);
+        write_unpaired(stderr, &cmp, "clbench compare: note: ");
+        write_ignored(stderr, &cmp, "clbench compare: note: ");
         break;
     case CLB_FORMAT_TABLE:
         rc = write_table(stdout, &cmp);
@@ -236,8 +311,8 @@ out:
 
 const struct clb_command clb_cmd_compare = {
     .name = "compare",
-    .summary = "Line up result files (runs, machines): each figure, its ratio to the first "
-               "file's, and geometric means per device.",
+    .summary = "Line up result files (runs, machines): each figure measured the same way, its "
+               "ratio to the first file's, and geometric means per benchmark and device.",
     .usage = "FIRST.json OTHER.json...",
     .options = compare_options,
     .config_size = sizeof(struct compare_config),

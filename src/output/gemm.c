@@ -204,7 +204,25 @@ static json_t *real_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_results *res)
+/* The row's "config": what must match for another run's figure to be comparable. */
+static json_t *config_json(const struct clb_gemm_row *row, const struct clb_gemm_options *opt)
+{
+    json_t *c = json_pack("{s:b, s:f, s:f, s:b}", "tuned", row->tuned, "alpha", opt->alpha,
+                          "beta", opt->beta, "transfers", opt->transfers);
+
+    if (c && !row->device) {
+        json_t *info = row->backend->info();
+        if (json_object_get(info, "threads"))
+            json_object_set(c, "threads", json_object_get(info, "threads"));
+        if (json_object_get(info, "core"))
+            json_object_set(c, "blas_core", json_object_get(info, "core"));
+        json_decref(info);
+    }
+    return c;
+}
+
+static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_results *res,
+                        const struct clb_gemm_options *opt)
 {
     char id[32] = "host";
     json_t *o = json_object(), *times = json_array();
@@ -228,6 +246,7 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     json_object_set_new(o, "backend", json_string(row->backend->name));
     json_object_set_new(o, "tuned", json_boolean(row->tuned));
     json_object_set_new(o, "baseline", json_boolean(row->backend == res->baseline));
+    json_object_set_new(o, "config", config_json(row, opt));
     json_object_set_new(o, "precision", json_string(clb_precision_name(row->precision)));
     json_object_set_new(o, "m", json_integer((json_int_t)row->shape.m));
     json_object_set_new(o, "n", json_integer((json_int_t)row->shape.n));
@@ -290,7 +309,7 @@ static json_t *report_json(const struct clb_gemm_report *r)
                                   (json_int_t)opt->seed, "alpha", opt->alpha, "beta",
                                   opt->beta, "transfers", opt->transfers));
     for (size_t i = 0; i < r->results->n_rows; i++) {
-        json_t *row = row_json(&r->results->rows[i], r->results);
+        json_t *row = row_json(&r->results->rows[i], r->results, opt);
         if (!row)
             goto oom;
         json_array_append_new(rows, row);

@@ -553,12 +553,18 @@ static void results_table(FILE *out, struct clb_result_file *const *files, size_
             esc(out, r->backend);
             fputs("</td><td>", out);
             esc(out, r->status);
+            /* A failed row was measured, but its figure is not one to read or to rank. */
+            const bool failed = !strcmp(r->status, "failed");
             fputs("</td><td class=\"num\">", out);
             if (r->has_value)
                 fprintf(out, "%.4g %s", r->value, clb_metric_unit(r->metric));
+            else if (failed)
+                fputs("unverified", out);
             fputs("</td><td class=\"num\">", out);
-            if (r->speedup > 0)
+            if (r->has_value && r->speedup > 0)
                 fprintf(out, "%.3gx", r->speedup);
+            else if (failed)
+                fputs("unverified", out);
             fputs("</td></tr>\n", out);
         }
     }
@@ -585,8 +591,15 @@ int clb_html_report(FILE *out, struct clb_result_file *const *files, size_t n_fi
         fputs(f ? ", " : "From ", out);
         esc(out, base(files[f]->path));
     }
-    fputs(". Every figure was verified against a higher-precision reference; "
-          "see the runs' JSON for each call's time.</p>\n", out);
+    size_t n_failed = 0;
+    for (size_t f = 0; f < n_files; f++)
+        for (size_t i = 0; i < files[f]->n_rows; i++)
+            n_failed += !strcmp(files[f]->rows[i].status, "failed");
+    fputs(". Every figure drawn was verified against a higher-precision reference", out);
+    if (n_failed)
+        fprintf(out, "; %zu result%s failed verification and %s shown as unverified, not drawn",
+                n_failed, n_failed == 1 ? "" : "s", n_failed == 1 ? "is" : "are");
+    fputs("; see the runs' JSON for each call's time.</p>\n", out);
     for (size_t p = 0; p < sizeof(precs) / sizeof(precs[0]); p++)
         line_chart(out, files, n_files, precs[p]);
     speedup_chart(out, files, n_files);

@@ -61,6 +61,16 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
     return 0;
 }
 
+/* The row's "config": what must match for another run's figure to be comparable. */
+static json_t *config_json(const struct clb_micro_row *row, bool measured)
+{
+    if (!strcmp(row->benchmark, "peak") && row->width)
+        return json_pack("{s:I}", "width", (json_int_t)row->width);
+    if (!strcmp(row->benchmark, "bandwidth") && measured && row->work > 0)
+        return json_pack("{s:f}", "bytes_per_call", row->work);
+    return json_object();
+}
+
 static json_t *row_json(const struct clb_micro_row *row)
 {
     char id[32], best_key[48];
@@ -76,6 +86,7 @@ static json_t *row_json(const struct clb_micro_row *row)
     json_object_set_new(o, "device_name", json_string(clb_device_str(row->device, CLB_PROP_NAME)));
     json_object_set_new(o, "backend", json_string("clbench"));
     json_object_set_new(o, "baseline", json_false());
+    json_object_set_new(o, "config", config_json(row, measured));
     if (row->precision)
         json_object_set_new(o, "precision", json_string(row->precision));
     if (row->width) {

@@ -1,6 +1,7 @@
 #include "clbench/compare.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,22 +93,246 @@ static bool same_problem(const struct clb_result_row *a, const struct clb_result
            !strcmp(a->backend, b->backend) && !strcmp(a->metric, b->metric);
 }
 
+bool clb_config_equal(json_t *a, json_t *b)
+{
+    const char *key;
+    json_t *v;
+
+    if (!a || !b)
+        return a == b;
+    if (json_is_number(a) && json_is_number(b))
+        return json_number_value(a) == json_number_value(b);
+    if (json_is_object(a) && json_is_object(b)) {
+        if (json_object_size(a) != json_object_size(b))
+            return false;
+        json_object_foreach(a, key, v)
+            if (!clb_config_equal(v, json_object_get(b, key)))
+                return false;
+        return true;
+    }
+    if (json_is_array(a) && json_is_array(b)) {
+        if (json_array_size(a) != json_array_size(b))
+            return false;
+        for (size_t i = 0; i < json_array_size(a); i++)
+            if (!clb_config_equal(json_array_get(a, i), json_array_get(b, i)))
+                return false;
+        return true;
+    }
+    return json_equal(a, b);
+}
+
+size_t clb_config_diff(json_t *a, json_t *b, struct clb_config_diff *out, size_t cap)
+{
+    const char *key;
+    json_t *v;
+    size_t n = 0;
+
+    json_object_foreach(a, key, v)
+        if (n < cap && !clb_config_equal(v, json_object_get(b, key)))
+            out[n++] = (struct clb_config_diff){ key, v, json_object_get(b, key) };
+    json_object_foreach(b, key, v)
+        if (n < cap && !json_object_get(a, key))
+            out[n++] = (struct clb_config_diff){ key, NULL, v };
+    return n;
+}
+
+void clb_config_value_str(json_t *v, char *buf, size_t len)
+{
+    if (!v)
+        snprintf(buf, len, "none");
+    else if (json_is_string(v))
+        snprintf(buf, len, "%s", json_string_value(v));
+    else if (json_is_integer(v))
+        snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(buf, len, "%.6g", json_real_value(v));
+    else if (json_is_boolean(v))
+        snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+    else if (json_is_null(v))
+        snprintf(buf, len, "null");
+    else
+        snprintf(buf, len, "%s", json_is_object(v) ? "{...}" : "[...]");
+}
+
+/* Status ok or failed: the row holds a figure, verified or not. */
+static bool measured(const struct clb_result_row *r)
+{
+    return !strcmp(r->status, "ok") || !strcmp(r->status, "failed");
+}
+
+static bool comparable(const struct clb_result_row *a, const struct clb_result_row *b)
+{
+    return !measured(a) || !measured(b) || clb_config_equal(a->config, b->config);
+}
+
 static struct clb_compare_group *group_for(struct clb_comparison *c, size_t file,
                                            const struct clb_result_row *r0,
                                            const struct clb_result_row *ri)
 {
     for (size_t g = 0; g < c->n_groups; g++) {
         struct clb_compare_group *gr = &c->groups[g];
-        if (gr->file == file && !strcmp(gr->device0, r0->device) &&
+        if (gr->file == file && !strcmp(gr->benchmark, r0->benchmark) &&
+            !strcmp(gr->metric, r0->metric) && !strcmp(gr->device0, r0->device) &&
             !strcmp(gr->backend, r0->backend) && !strcmp(gr->device, ri->device))
             return gr;
     }
     struct clb_compare_group *gr = &c->groups[c->n_groups++];
     gr->file = file;
+    gr->benchmark = r0->benchmark;
+    gr->metric = r0->metric;
     gr->device0 = r0->device;
     gr->backend = r0->backend;
     gr->device = ri->device;
     return gr;
+}
+
+static json_t *section_value(const struct clb_result_file *f, const char *section,
+                             const char *key, const char *sub)
+{
+    json_t *v = json_object_get(json_object_get(f->root, section), key);
+    return sub ? json_object_get(v, sub) : v;
+}
+
+/* Records `field` when at least two files have it and their values differ. */
+static int add_ignored(struct clb_comparison *c, size_t *cap, const char *field,
+                       json_t *const *values)
+{
+    json_t *first = NULL;
+    size_t have = 0;
+    bool differ = false;
+
+    for (size_t i = 0; i < c->n_files; i++) {
+        if (!values[i])
+            continue;
+        have++;
+        if (!first)
+            first = values[i];
+        else if (!clb_config_equal(first, values[i]))
+            differ = true;
+    }
+    if (have < 2 || !differ)
+        return 0;
+    if (c->n_ignored == *cap) {
+        size_t n = *cap ? 2 * *cap : 16;
+        struct clb_compare_ignored *p = realloc(c->ignored, n * sizeof(*p));
+        if (!p)
+            return -1;
+        c->ignored = p;
+        *cap = n;
+    }
+    struct clb_compare_ignored *ig = &c->ignored[c->n_ignored++];
+    snprintf(ig->field, sizeof(ig->field), "%s", field);
+    memcpy(ig->values, values, c->n_files * sizeof(values[0]));
+    return 0;
+}
+
+/* Each key of the files' `section` objects (less `skip`), or its `sub` field, once. */
+static int section_ignored(struct clb_comparison *c, size_t *cap, const char *section,
+                           const char *sub, const char *const *skip, size_t n_skip)
+{
+    json_t *values[CLB_COMPARE_MAX_FILES], *v;
+    const char *key;
+    char field[192];
+
+    for (size_t f = 0; f < c->n_files; f++) {
+        json_object_foreach(json_object_get(c->files[f]->root, section), key, v) {
+            bool seen = false;
+            for (size_t k = 0; k < n_skip && !seen; k++)
+                seen = !strcmp(key, skip[k]);
+            for (size_t g = 0; g < f && !seen; g++)
+                seen = section_value(c->files[g], section, key, NULL) != NULL;
+            if (seen)
+                continue;
+            for (size_t i = 0; i < c->n_files; i++)
+                values[i] = section_value(c->files[i], section, key, sub);
+            snprintf(field, sizeof(field), "%s.%s%s%s", section, key, sub ? "." : "",
+                     sub ? sub : "");
+            if (add_ignored(c, cap, field, values))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static json_t *device_by_id(const struct clb_result_file *f, const char *id)
+{
+    size_t i;
+    json_t *d;
+
+    json_array_foreach(f->devices, i, d) {
+        json_t *v = json_object_get(d, "id");
+        if (json_is_string(v) && !strcmp(json_string_value(v), id))
+            return d;
+    }
+    return NULL;
+}
+
+/* The driver versions of the devices each of the first file's devices was paired with. */
+static int driver_ignored(struct clb_comparison *c, size_t *cap)
+{
+    json_t *values[CLB_COMPARE_MAX_FILES];
+    char field[192];
+
+    for (size_t r = 0; r < c->n_rows; r++) {
+        const struct clb_result_row *r0 = c->rows[r].row[0];
+        bool seen = !strcmp(r0->device_id, "host") || !r0->device_id[0];
+        for (size_t q = 0; q < r && !seen; q++)
+            seen = !strcmp(c->rows[q].row[0]->device_id, r0->device_id);
+        if (seen)
+            continue;
+        values[0] = json_object_get(device_by_id(c->files[0], r0->device_id), "driver_version");
+        for (size_t i = 1; i < c->n_files; i++) {
+            values[i] = NULL;
+            for (size_t q = r; q < c->n_rows && !values[i]; q++) {
+                const struct clb_compare_row *row = &c->rows[q];
+                if (row->row[i] && !strcmp(row->row[0]->device_id, r0->device_id))
+                    values[i] = json_object_get(device_by_id(c->files[i], row->row[i]->device_id),
+                                                "driver_version");
+            }
+        }
+        snprintf(field, sizeof(field), "devices[%s].driver_version", r0->device);
+        if (add_ignored(c, cap, field, values))
+            return -1;
+    }
+    return 0;
+}
+
+static int find_ignored(struct clb_comparison *c)
+{
+    /* These are in the rows' configs: a difference there keeps rows apart. */
+    static const char *const config_options[] = { "alpha", "beta", "transfers", "host_threads" };
+    json_t *values[CLB_COMPARE_MAX_FILES];
+    size_t cap = 0;
+
+    for (size_t i = 0; i < c->n_files; i++)
+        values[i] = json_object_get(c->files[i]->root, "clbench_version");
+    if (add_ignored(c, &cap, "clbench_version", values) ||
+        section_ignored(c, &cap, "options", NULL, config_options,
+                        sizeof(config_options) / sizeof(config_options[0])) ||
+        section_ignored(c, &cap, "host", NULL, NULL, 0) ||
+        section_ignored(c, &cap, "libraries", "version", NULL, 0) || driver_ignored(c, &cap))
+        return -1;
+    return 0;
+}
+
+static void no_rows_error(const struct clb_comparison *c, struct clb_error *e)
+{
+    char a[64], b[64];
+
+    if (c->n_unpaired == 0 || c->unpaired[0].n_diffs == 0) {
+        clb_error_set(e, "no results in common between the files (same benchmark, case and "
+                         "backend on devices of the same name; --pair FIRST=OTHER pairs devices "
+                         "of different names)");
+        return;
+    }
+    const struct clb_compare_unpaired *u = &c->unpaired[0];
+    const struct clb_config_diff *d = &u->diff[0];
+    clb_config_value_str(d->first, a, sizeof(a));
+    clb_config_value_str(d->other, b, sizeof(b));
+    clb_error_set(e, "no results in common between the files: %zu match%s but %s measured "
+                     "differently (e.g. %s %s %s: %s %s vs %s)", c->n_unpaired,
+                  c->n_unpaired == 1 ? "es" : "", c->n_unpaired == 1 ? "was" : "were",
+                  u->first->benchmark, u->first->case_, u->first->backend, d->key, a, b);
 }
 
 int clb_compare(struct clb_result_file *const *files, size_t n_files,
@@ -122,7 +347,8 @@ int clb_compare(struct clb_result_file *const *files, size_t n_files,
     c->threshold = threshold;
     c->rows = calloc(f0->n_rows + 1, sizeof(*c->rows));
     c->groups = calloc(f0->n_rows * n_files + 1, sizeof(*c->groups));
-    if (!c->rows || !c->groups) {
+    c->unpaired = calloc(f0->n_rows * n_files + 1, sizeof(*c->unpaired));
+    if (!c->rows || !c->groups || !c->unpaired) {
         clb_comparison_finish(c);
         clb_error_set(e, "out of host memory");
         return -1;
@@ -146,28 +372,46 @@ int clb_compare(struct clb_result_file *const *files, size_t n_files,
         out->row[0] = r0;
         for (size_t i = 1; i < n_files; i++) {
             /* Same device name: prefer the same P:D (identical GPUs in one machine). */
-            size_t pick = SIZE_MAX;
+            size_t pick = SIZE_MAX, near = SIZE_MAX;
             for (size_t j = 0; j < files[i]->n_rows; j++) {
                 const struct clb_result_row *ri = &files[i]->rows[j];
                 if (used[i * max_rows + j] || !same_problem(r0, ri) ||
                     !clb_devices_match(r0->device, ri->device, pairs))
                     continue;
-                if (pick == SIZE_MAX || !strcmp(ri->device_id, r0->device_id))
+                const bool same_id = !strcmp(ri->device_id, r0->device_id);
+                if (!comparable(r0, ri)) {
+                    if (near == SIZE_MAX || same_id)
+                        near = j;
+                    continue;
+                }
+                if (pick == SIZE_MAX || same_id)
                     pick = j;
-                if (!strcmp(ri->device_id, r0->device_id))
+                if (same_id)
                     break;
             }
-            if (pick == SIZE_MAX)
+            if (pick == SIZE_MAX) {
+                if (near != SIZE_MAX) {
+                    struct clb_compare_unpaired *u = &c->unpaired[c->n_unpaired++];
+                    u->first = r0;
+                    u->other = &files[i]->rows[near];
+                    u->file = i;
+                    u->n_diffs = clb_config_diff(r0->config, u->other->config, u->diff,
+                                                 CLB_CONFIG_MAX_DIFFS);
+                }
                 continue;
+            }
             const struct clb_result_row *ri = &files[i]->rows[pick];
             used[i * max_rows + pick] = true;
             out->row[i] = ri;
             matched = true;
             if (r0->has_value && ri->has_value && r0->value > 0) {
                 out->ratio[i] = ri->value / r0->value;
-                struct clb_compare_group *g = group_for(c, i, r0, ri);
-                g->geomean += log(out->ratio[i]); /* a log sum until the end */
-                g->n++;
+                /* One ratio per peak precision: the device's peak, not every width. */
+                if (r0->headline && ri->headline) {
+                    struct clb_compare_group *g = group_for(c, i, r0, ri);
+                    g->geomean += log(out->ratio[i]); /* a log sum until the end */
+                    g->n++;
+                }
                 if (clb_compare_regressed(r0->metric, out->ratio[i], threshold))
                     c->n_regressions++;
             } else if (threshold > 0 && r0->has_value && !ri->has_value) {
@@ -180,14 +424,25 @@ int clb_compare(struct clb_result_file *const *files, size_t n_files,
     }
     free(used);
     if (c->n_rows == 0) {
+        no_rows_error(c, e);
         clb_comparison_finish(c);
-        clb_error_set(e, "no results in common between the files (same benchmark, case and "
-                         "backend on devices of the same name; --pair FIRST=OTHER pairs devices "
-                         "of different names)");
         return -1;
     }
     for (size_t g = 0; g < c->n_groups; g++)
         c->groups[g].geomean = exp(c->groups[g].geomean / (double)c->groups[g].n);
+    /* File by file, each in the order its groups were met (a stable insertion sort). */
+    for (size_t g = 1; g < c->n_groups; g++) {
+        struct clb_compare_group gr = c->groups[g];
+        size_t h = g;
+        for (; h > 0 && c->groups[h - 1].file > gr.file; h--)
+            c->groups[h] = c->groups[h - 1];
+        c->groups[h] = gr;
+    }
+    if (find_ignored(c)) {
+        clb_comparison_finish(c);
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
     return 0;
 }
 
@@ -195,5 +450,7 @@ void clb_comparison_finish(struct clb_comparison *c)
 {
     free(c->rows);
     free(c->groups);
+    free(c->unpaired);
+    free(c->ignored);
     memset(c, 0, sizeof(*c));
 }

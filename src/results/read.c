@@ -81,7 +81,8 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
     r->has_value = present && strcmp(r->status, "ok") == 0;
     if (read_figure(o, "speedup", i, &r->speedup, &present, e))
         return -1;
-    if (!present)
+    /* An unverified figure's speedup is as unverified as the figure. */
+    if (!present || !r->has_value)
         r->speedup = 0;
     json_t *b = json_object_get(o, "baseline");
     if (b && !json_is_boolean(b)) {
@@ -95,9 +96,60 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
         return -1;
     }
     r->headline = !h || json_is_true(h);
+    r->config = json_object_get(o, "config");
+    if (r->config && !json_is_object(r->config)) {
+        clb_error_set(e, "results[%zu].config is not an object", i);
+        return -1;
+    }
+    json_t *t = json_object_get(o, "tuned");
+    if (t && !json_is_boolean(t)) {
+        clb_error_set(e, "results[%zu].tuned is not true/false", i);
+        return -1;
+    }
     return 0;
 }
 
+/* Copies o[key] into c[as] when it is a number (as a real: 1 and 1.0 are one value). */
+static void derive_real(json_t *c, const char *as, json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    if (json_is_number(v))
+        json_object_set_new(c, as, json_real(json_number_value(v)));
+}
+
+static void derive_copy(json_t *c, const char *as, json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    if (json_is_integer(v) || json_is_string(v) || json_is_boolean(v))
+        json_object_set(c, as, v);
+}
+
+/* What src/output/gemm.c and micro.c write as "config", from what older files hold. */
+static json_t *derive_config(json_t *root, json_t *o, const struct clb_result_row *r)
+{
+    json_t *c = json_object();
+
+    if (!c)
+        return NULL;
+    if (!strcmp(r->benchmark, "gemm")) {
+        json_t *opt = json_object_get(root, "options");
+        json_object_set_new(c, "tuned", json_boolean(json_is_true(json_object_get(o, "tuned"))));
+        derive_real(c, "alpha", opt, "alpha");
+        derive_real(c, "beta", opt, "beta");
+        if (json_is_boolean(json_object_get(opt, "transfers")))
+            json_object_set(c, "transfers", json_object_get(opt, "transfers"));
+        if (!strcmp(r->device_id, "host") || r->baseline || !strcmp(r->backend, "openblas")) {
+            json_t *lib = json_object_get(json_object_get(root, "libraries"), r->backend);
+            derive_copy(c, "threads", lib, "threads");
+            derive_copy(c, "blas_core", lib, "core");
+        }
+    } else if (!strcmp(r->benchmark, "peak")) {
+        derive_copy(c, "width", o, "width");
+    } else if (!strcmp(r->benchmark, "bandwidth")) {
+        derive_real(c, "bytes_per_call", o, "work_per_call");
+    }
+    return c;
+}
 static int check_file(const char *path, struct clb_error *e)
 {
     struct stat st;
@@ -181,9 +233,22 @@ static int parse(struct clb_result_file *f, const char *text, size_t len, struct
         clb_error_set(e, "out of host memory");
         return -1;
     }
-    for (size_t i = 0; i < f->n_rows; i++)
-        if (read_row(json_array_get(results, i), i, &f->rows[i], e))
+    if (!(f->derived = json_array())) {
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
+    for (size_t i = 0; i < f->n_rows; i++) {
+        struct clb_result_row *r = &f->rows[i];
+        if (read_row(json_array_get(results, i), i, r, e))
             return -1;
+        if (!r->config) {
+            r->config = derive_config(f->root, json_array_get(results, i), r);
+            if (!r->config || json_array_append_new(f->derived, r->config)) {
+                clb_error_set(e, "out of host memory");
+                return -1;
+            }
+        }
+    }
     return 0;
 }
 
@@ -225,6 +290,7 @@ void clb_result_file_destroy(struct clb_result_file *f)
     if (!f)
         return;
     free(f->rows);
+    json_decref(f->derived);
     json_decref(f->root);
     free(f->path);
     free(f);

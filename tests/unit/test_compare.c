@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <math.h>
@@ -55,12 +57,343 @@ static void percent(void **state)
     assert_int_equal(clb_opt_percent("101%", &v, &e), -1);
 }
 
+/*
+ * A result document around `results` (JSON with ' for "), with the options
+ * and libraries a GEMM run writes.
+ */
+static struct clb_result_file *doc(const char *name, const char *libraries, const char *results)
+{
+    char text[8192];
+    struct clb_error e;
+    int n = snprintf(text, sizeof(text),
+                     "{'schema': 'clbench-result/1', 'clbench_version': '0.1.0', "
+                     "'created': '2026-01-01T00:00:00Z', 'complete': true, 'host': {}, "
+                     "'devices': [{'id': '0:0', 'name': 'GPU', 'driver_version': '1.0'}], "
+                     "'options': {'runs': 3, 'alpha': 1, 'beta': 0.0, 'transfers': false}, "
+                     "'libraries': {%s}, 'results': [%s]}",
+                     libraries, results);
+    assert_true(n > 0 && (size_t)n < sizeof(text));
+    for (char *c = text; *c; c++)
+        if (*c == '\'')
+            *c = '"';
+    struct clb_result_file *f = clb_result_file_parse(name, text, strlen(text), &e);
+    if (!f)
+        fail_msg("%s", e.msg);
+    return f;
+}
+
+#define OPENBLAS(threads, core) \
+    "'openblas': {'library': 'OpenBLAS', 'version': '0.3.21', 'core': '" core "', " \
+    "'threads': " #threads "}"
+static const char *host_row(const char *status, double gflops, char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "{'benchmark': 'gemm', 'case': 'fp32 64x64x64', 'metric': 'gflops', "
+             "'device': 'host', 'device_name': 'host CPU', 'backend': 'openblas', "
+             "'baseline': true, 'status': '%s', 'gflops': %g}",
+             status, gflops);
+    return buf;
+}
+
+static const char *dev_row(const char *backend, const char *extra, const char *status,
+                           double gflops, char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "{'benchmark': 'gemm', 'case': 'fp32 64x64x64', 'metric': 'gflops', "
+             "'device': '0:0', 'device_name': 'GPU', 'backend': '%s', %s "
+             "'status': '%s', 'gflops': %g}",
+             backend, extra, status, gflops);
+    return buf;
+}
+
+static const char *micro_row(const char *benchmark, const char *case_, const char *metric,
+                             const char *extra, double value, char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "{'benchmark': '%s', 'case': '%s', 'metric': '%s', 'device': '0:0', "
+             "'device_name': 'GPU', 'backend': 'clbench', %s 'status': 'ok', '%s': %g}",
+             benchmark, case_, metric, extra, metric, value);
+    return buf;
+}
+
+static bool config_is(const struct clb_result_row *r, const char *want)
+{
+    char text[512];
+    snprintf(text, sizeof(text), "%s", want);
+    for (char *c = text; *c; c++)
+        if (*c == '\'')
+            *c = '"';
+    json_t *w = json_loads(text, 0, NULL);
+    bool eq = clb_config_equal(r->config, w);
+    if (!eq) {
+        char *got = json_dumps(r->config, JSON_COMPACT | JSON_SORT_KEYS);
+        print_error("config %s, expected %s\n", got, text);
+        free(got);
+    }
+    json_decref(w);
+    return eq;
+}
+
+static void config_equality(void **state)
+{
+    json_t *a = json_loads("{\"alpha\": 1, \"tuned\": false}", 0, NULL);
+    json_t *b = json_loads("{\"tuned\": false, \"alpha\": 1.0}", 0, NULL);
+    json_t *c = json_loads("{\"alpha\": 1.0, \"tuned\": false, \"threads\": 2}", 0, NULL);
+    struct clb_config_diff d[4];
+
+    (void)state;
+    assert_true(clb_config_equal(a, b)); /* 1 and 1.0: a file that went through jq */
+    assert_false(clb_config_equal(a, c));
+    assert_false(clb_config_equal(a, NULL));
+    assert_true(clb_config_equal(NULL, NULL));
+    assert_int_equal(clb_config_diff(a, c, d, 4), 1);
+    assert_string_equal(d[0].key, "threads");
+    assert_null(d[0].first);
+    assert_int_equal(json_integer_value(d[0].other), 2);
+    json_decref(a);
+    json_decref(b);
+    json_decref(c);
+}
+
+/* Files without "config" get one derived from the row and the document. */
+static void config_derived(void **state)
+{
+    char r[5][512], rows[2600];
+
+    (void)state;
+    snprintf(rows, sizeof(rows), "%s, %s, %s, %s, %s", host_row("ok", 100, r[0], 512),
+             dev_row("clblast", "'tuned': true,", "ok", 10, r[1], 512),
+             micro_row("peak", "fp32 x8", "gflops", "'width': 8, 'headline': true,", 50, r[2], 512),
+             micro_row("bandwidth", "triad", "gbps", "'work_per_call': 3145728,", 20, r[3], 512),
+             micro_row("latency", "round trip", "us", "", 30, r[4], 512));
+    struct clb_result_file *f = doc("a.json", OPENBLAS(2, "Haswell"), rows);
+    assert_true(config_is(&f->rows[0], "{'tuned': false, 'alpha': 1, 'beta': 0, "
+                                       "'transfers': false, 'threads': 2, "
+                                       "'blas_core': 'Haswell'}"));
+    assert_true(config_is(&f->rows[1], "{'tuned': true, 'alpha': 1, 'beta': 0, "
+                                       "'transfers': false}"));
+    assert_true(config_is(&f->rows[2], "{'width': 8}"));
+    assert_true(config_is(&f->rows[3], "{'bytes_per_call': 3145728}"));
+    assert_true(config_is(&f->rows[4], "{}"));
+    clb_result_file_destroy(f);
+}
+
+/* A written config and the one derived from the same file without it pair. */
+static void config_written_matches_derived(void **state)
+{
+    char r[2][512], rows[1100];
+    struct clb_comparison c;
+    struct clb_error e;
+
+    (void)state;
+    snprintf(rows, sizeof(rows), "%s, %s", host_row("ok", 100, r[0], 512),
+             dev_row("clblast", "'tuned': false,", "ok", 10, r[1], 512));
+    struct clb_result_file *plain = doc("plain.json", OPENBLAS(2, "Haswell"), rows);
+    snprintf(rows, sizeof(rows), "%s, %s",
+             host_row("ok", 100, r[0], 512),
+             dev_row("clblast", "'tuned': false, 'config': {'tuned': false, 'alpha': 1.0, "
+                     "'beta': 0.0, 'transfers': false},", "ok", 10, r[1], 512));
+    /* The host row's config as gemm.c writes it, spliced in after "baseline". */
+    char *at = strstr(rows, "'baseline': true,");
+    char host[1300];
+    snprintf(host, sizeof(host), "%.*s'baseline': true, 'config': {'tuned': false, "
+             "'alpha': 1.0, 'beta': 0.0, 'transfers': false, 'threads': 2, "
+             "'blas_core': 'Haswell'},%s", (int)(at - rows), rows,
+             at + strlen("'baseline': true,"));
+    struct clb_result_file *written = doc("written.json", OPENBLAS(2, "Haswell"), host);
+    struct clb_result_file *files[2] = { plain, written };
+
+    assert_int_equal(clb_compare(files, 2, NULL, 0, &c, &e), 0);
+    assert_int_equal(c.n_rows, 2);
+    assert_int_equal(c.n_unpaired, 0);
+    clb_comparison_finish(&c);
+    files[0] = written;
+    files[1] = plain;
+    assert_int_equal(clb_compare(files, 2, NULL, 0, &c, &e), 0);
+    assert_int_equal(c.n_rows, 2);
+    assert_int_equal(c.n_unpaired, 0);
+    clb_comparison_finish(&c);
+    clb_result_file_destroy(plain);
+    clb_result_file_destroy(written);
+}
+
+/* OpenBLAS with other threads and core, CLBlast tuned: not the same measurements. */
+static void config_pairing(void **state)
+{
+    char r[3][512], rows[1700];
+    struct clb_comparison c;
+    struct clb_error e;
+
+    (void)state;
+    snprintf(rows, sizeof(rows), "%s, %s, %s", host_row("ok", 100, r[0], 512),
+             dev_row("clblast", "", "ok", 10, r[1], 512),
+             dev_row("clbench", "", "ok", 20, r[2], 512));
+    struct clb_result_file *a = doc("a.json", OPENBLAS(2, "Cooperlake"), rows);
+    snprintf(rows, sizeof(rows), "%s, %s, %s", host_row("ok", 90, r[0], 512),
+             dev_row("clblast", "'tuned': true,", "ok", 40, r[1], 512),
+             dev_row("clbench", "", "ok", 22, r[2], 512));
+    struct clb_result_file *b = doc("b.json", OPENBLAS(1, "Prescott"), rows);
+    struct clb_result_file *files[2] = { a, b };
+
+    assert_int_equal(clb_compare(files, 2, NULL, 0.05, &c, &e), 0);
+    assert_int_equal(c.n_rows, 1); /* only clbench's row is comparable */
+    assert_string_equal(c.rows[0].row[0]->backend, "clbench");
+    assert_true(fabs(c.rows[0].ratio[1] - 1.1) < 1e-12);
+    assert_int_equal(c.n_regressions, 0); /* 0.9x on OpenBLAS is not a regression: not compared */
+    assert_int_equal(c.n_unpaired, 2);
+    const struct clb_compare_unpaired *u = &c.unpaired[0];
+    assert_string_equal(u->first->backend, "openblas");
+    assert_ptr_equal(u->other, &b->rows[0]);
+    assert_int_equal(u->file, 1);
+    assert_int_equal(u->n_diffs, 2);
+    assert_string_equal(u->diff[0].key, "threads");
+    assert_int_equal(json_integer_value(u->diff[0].first), 2);
+    assert_int_equal(json_integer_value(u->diff[0].other), 1);
+    assert_string_equal(u->diff[1].key, "blas_core");
+    assert_string_equal(json_string_value(u->diff[1].first), "Cooperlake");
+    assert_string_equal(json_string_value(u->diff[1].other), "Prescott");
+    u = &c.unpaired[1];
+    assert_string_equal(u->first->backend, "clblast");
+    assert_int_equal(u->n_diffs, 1);
+    assert_string_equal(u->diff[0].key, "tuned");
+    assert_true(json_is_false(u->diff[0].first) && json_is_true(u->diff[0].other));
+    assert_int_equal(c.n_groups, 1);
+    clb_comparison_finish(&c);
+
+    /* Nothing comparable at all: the error names a difference. */
+    struct clb_result_file *only_host[2];
+    snprintf(rows, sizeof(rows), "%s", host_row("ok", 100, r[0], 512));
+    only_host[0] = doc("a.json", OPENBLAS(2, "Cooperlake"), rows);
+    only_host[1] = doc("b.json", OPENBLAS(1, "Cooperlake"), rows);
+    assert_int_equal(clb_compare(only_host, 2, NULL, 0, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "threads 2 vs 1"));
+    clb_result_file_destroy(only_host[0]);
+    clb_result_file_destroy(only_host[1]);
+    clb_result_file_destroy(a);
+    clb_result_file_destroy(b);
+}
+
+/* A failed or errored row has no ratio, counts as a regression, and pairs despite its config. */
+static void failed_rows(void **state)
+{
+    char r[2][512], rows[1100];
+    struct clb_comparison c;
+    struct clb_error e;
+
+    (void)state;
+    snprintf(rows, sizeof(rows), "%s, %s", host_row("ok", 100, r[0], 512),
+             dev_row("clblast", "'tuned': true,", "ok", 10, r[1], 512));
+    struct clb_result_file *a = doc("a.json", OPENBLAS(2, "Haswell"), rows);
+    snprintf(rows, sizeof(rows), "%s, %s", host_row("failed", 100, r[0], 512),
+             dev_row("clblast", "", "error", 0, r[1], 512));
+    struct clb_result_file *b = doc("b.json", OPENBLAS(2, "Haswell"), rows);
+    struct clb_result_file *files[2] = { a, b };
+
+    assert_false(b->rows[0].has_value);
+    assert_int_equal(clb_compare(files, 2, NULL, 0.05, &c, &e), 0);
+    assert_int_equal(c.n_rows, 2);
+    assert_int_equal(c.n_unpaired, 0); /* the error row lost its tuning with its figure */
+    assert_true(c.rows[0].ratio[1] == 0 && c.rows[1].ratio[1] == 0);
+    assert_int_equal(c.n_regressions, 2);
+    assert_int_equal(c.n_groups, 0);
+    clb_comparison_finish(&c);
+    clb_result_file_destroy(a);
+    clb_result_file_destroy(b);
+}
+
+/* GEMM, peak and bandwidth of one backend on one device: a geomean each; peak at its best width. */
+static void grouping(void **state)
+{
+    char r[5][512], rows[2600];
+    struct clb_comparison c;
+    struct clb_error e;
+
+    (void)state;
+    snprintf(rows, sizeof(rows), "%s, %s, %s, %s, %s",
+             dev_row("clbench", "", "ok", 10, r[0], 512),
+             micro_row("peak", "fp32 x4", "gflops", "'width': 4, 'headline': false,", 40, r[1], 512),
+             micro_row("peak", "fp32 x8", "gflops", "'width': 8, 'headline': true,", 50, r[2], 512),
+             micro_row("bandwidth", "triad", "gbps", "'work_per_call': 1000,", 20, r[3], 512),
+             micro_row("bandwidth", "copy", "gbps", "'work_per_call': 1000,", 20, r[4], 512));
+    struct clb_result_file *a = doc("a.json", "", rows);
+    snprintf(rows, sizeof(rows), "%s, %s, %s, %s, %s",
+             dev_row("clbench", "", "ok", 20, r[0], 512),
+             micro_row("peak", "fp32 x4", "gflops", "'width': 4, 'headline': false,", 400, r[1], 512),
+             micro_row("peak", "fp32 x8", "gflops", "'width': 8, 'headline': true,", 100, r[2], 512),
+             micro_row("bandwidth", "triad", "gbps", "'work_per_call': 1000,", 40, r[3], 512),
+             micro_row("bandwidth", "copy", "gbps", "'work_per_call': 1000,", 10, r[4], 512));
+    struct clb_result_file *b = doc("b.json", "", rows);
+    struct clb_result_file *files[2] = { a, b };
+
+    assert_int_equal(clb_compare(files, 2, NULL, 0, &c, &e), 0);
+    assert_int_equal(c.n_rows, 5);
+    assert_true(fabs(c.rows[1].ratio[1] - 10.0) < 1e-12); /* the x4 row is still paired */
+    assert_int_equal(c.n_groups, 3);
+    assert_string_equal(c.groups[0].benchmark, "gemm");
+    assert_int_equal(c.groups[0].n, 1);
+    assert_true(fabs(c.groups[0].geomean - 2.0) < 1e-12);
+    assert_string_equal(c.groups[1].benchmark, "peak");
+    assert_string_equal(c.groups[1].metric, "gflops");
+    assert_int_equal(c.groups[1].n, 1); /* x8 only */
+    assert_true(fabs(c.groups[1].geomean - 2.0) < 1e-12);
+    assert_string_equal(c.groups[2].benchmark, "bandwidth");
+    assert_int_equal(c.groups[2].n, 2);
+    assert_true(fabs(c.groups[2].geomean - 1.0) < 1e-12);
+    clb_comparison_finish(&c);
+    clb_result_file_destroy(a);
+    clb_result_file_destroy(b);
+}
+
+/* What differs between the files but does not keep rows apart. */
+static void ignored_differences(void **state)
+{
+    char r[2][512], rows[1100], text[4096];
+    struct clb_comparison c;
+    struct clb_error e;
+
+    (void)state;
+    snprintf(rows, sizeof(rows), "%s, %s", host_row("ok", 100, r[0], 512),
+             dev_row("clblast", "", "ok", 10, r[1], 512));
+    struct clb_result_file *a = doc("a.json", OPENBLAS(2, "Haswell"), rows);
+    struct clb_result_file *b = doc("b.json", OPENBLAS(2, "Haswell"), rows);
+    json_object_set_new(b->root, "clbench_version", json_string("0.2.0"));
+    json_object_set_new(json_object_get(b->root, "options"), "runs", json_integer(10));
+    json_object_set_new(json_object_get(json_object_get(b->root, "libraries"), "openblas"),
+                        "version", json_string("0.3.26"));
+    json_object_set_new(json_array_get(b->devices, 0), "driver_version",
+                        json_string("2.0"));
+    json_object_set_new(a->host, "hostname", json_string("a"));
+    json_object_set_new(b->host, "hostname", json_string("b"));
+    json_object_set_new(b->host, "cpu", json_string("only in b: not a difference"));
+    struct clb_result_file *files[2] = { a, b };
+
+    assert_int_equal(clb_compare(files, 2, NULL, 0, &c, &e), 0);
+    text[0] = '\0';
+    for (size_t k = 0; k < c.n_ignored; k++) {
+        strcat(text, c.ignored[k].field);
+        strcat(text, ";");
+    }
+    assert_string_equal(text, "clbench_version;options.runs;host.hostname;"
+                              "libraries.openblas.version;devices[GPU].driver_version;");
+    assert_string_equal(json_string_value(c.ignored[0].values[1]), "0.2.0");
+    clb_comparison_finish(&c);
+    clb_result_file_destroy(a);
+    clb_result_file_destroy(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(regression_rule),
         cmocka_unit_test(device_matching),
         cmocka_unit_test(percent),
+        cmocka_unit_test(config_equality),
+        cmocka_unit_test(config_derived),
+        cmocka_unit_test(config_written_matches_derived),
+        cmocka_unit_test(config_pairing),
+        cmocka_unit_test(failed_rows),
+        cmocka_unit_test(grouping),
+        cmocka_unit_test(ignored_differences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
