@@ -58,7 +58,10 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
  *   CLBENCH_FAULT_FINISH=N    the N-th clb_cl_finish, and every later one, reports
  *                             CL_OUT_OF_RESOURCES (a device fault mid-run);
  *   CLBENCH_FAULT_CLBLAST=1   CLBlast is called with a leading dimension of C too
- *                             large for its buffer: a real CLBlast error.
+ *                             large for its buffer: a real CLBlast error;
+ *   CLBENCH_FAULT_TILE=1      every GEMM result from a device gets one 16x16 block
+ *                             zeroed at a random place before it is verified (as a
+ *                             kernel that skips a tile): every such row must fail.
  */
 bool clb_fault_build(const char *options);
 bool clb_fault_alloc(void);

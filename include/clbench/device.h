@@ -146,6 +146,13 @@ struct clb_inventory {
 struct clb_inventory *clb_inventory_create(struct clb_error *e);
 void clb_inventory_destroy(struct clb_inventory *inv);
 
+/*
+ * For an inventory with platforms but no device: one line naming each
+ * platform and why it lists none, with the fix where it is known (pocl and
+ * its kernel cache), into e.
+ */
+void clb_inventory_explain_empty(const struct clb_inventory *inv, struct clb_error *e);
+
 /* Fills dev->props for dev->id; exposed for tests. */
 void clb_device_read_props(struct clb_device *dev);
 void clb_device_free_props(struct clb_device *dev);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "clbench/interrupt.h"
+#include "clbench/rng.h"
 #include "clbench/timer.h"
 #include "clbench/units.h"
 
@@ -122,8 +123,40 @@ static bool device_fits(const struct clb_device *d, const struct clb_gemm_backen
 static void merge_verify(struct clb_gemm_row *row, const struct clb_verify_result *v)
 {
     if (row->n_verified++ == 0 || (!v->passed && row->verify.passed) ||
-        (v->passed == row->verify.passed && v->rel_err > row->verify.rel_err))
+        (v->passed == row->verify.passed && v->worst_ratio > row->verify.worst_ratio))
         row->verify = *v;
+}
+
+static void mark_failed(struct clb_gemm_row *row, const struct clb_verify_result *v,
+                        const char *which)
+{
+    if (row->status != CLB_ROW_OK)
+        return;
+    row->status = CLB_ROW_FAILED;
+    snprintf(row->reason, sizeof(row->reason),
+             "wrong result (%s): %s is %.3g times its tolerance; max abs error %.3g, relative "
+             "%.3g (%s check)",
+             which, v->failed, v->worst_ratio, v->max_abs_err, v->rel_err,
+             clb_verify_method_name(v->method));
+}
+
+/*
+ * CLBENCH_FAULT_TILE: one 16x16 block of a device's result zeroed at a
+ * random place, as a kernel that skips a tile would leave it.
+ */
+static void fault_tile(const struct clb_gemm_row *row, void *c, uint64_t seed)
+{
+    const struct clb_gemm_shape s = row->shape;
+    const size_t es = clb_precision_bytes(row->precision);
+    const uint64_t rows = s.m < 16 ? s.m : 16, cols = s.n < 16 ? s.n : 16;
+
+    if (!row->device || !clb_fault("TILE"))
+        return;
+    seed ^= row->order * UINT64_C(0x9e3779b97f4a7c15);
+    const uint64_t i0 = clb_rng_next(&seed) % (s.m - rows + 1);
+    const uint64_t j0 = clb_rng_next(&seed) % (s.n - cols + 1);
+    for (uint64_t i = i0; i < i0 + rows; i++)
+        memset((char *)c + (i * s.n + j0) * es, 0, cols * es);
 }
 
 static void set_reason(struct clb_gemm_row *row, enum clb_row_status st, const char *msg)
@@ -132,23 +165,20 @@ static void set_reason(struct clb_gemm_row *row, enum clb_row_status st, const c
     snprintf(row->reason, sizeof(row->reason), "%s", msg);
 }
 
+/* Verifies the result in c (downloaded first unless `downloaded`). */
 static int check_result(struct clb_gemm_row *row, void *state,
                         const struct clb_gemm_reference *ref, void *c, const char *which,
-                        struct clb_error *e)
+                        bool downloaded, uint64_t seed, struct clb_error *e)
 {
     struct clb_verify_result v;
 
-    if (row->backend->download(state, c, e))
+    if (!downloaded && row->backend->download(state, c, e))
         return -1;
+    fault_tile(row, c, seed);
     clb_gemm_verify(ref, c, &v);
     merge_verify(row, &v);
-    if (!v.passed && row->status == CLB_ROW_OK) {
-        row->status = CLB_ROW_FAILED;
-        snprintf(row->reason, sizeof(row->reason),
-                 "wrong result (%s): max abs error %.3g (tolerance %.3g), relative %.3g "
-                 "(tolerance %.3g)",
-                 which, v.max_abs_err, v.tol_abs, v.rel_err, v.tol_rel);
-    }
+    if (!v.passed)
+        mark_failed(row, &v, which);
     return 0;
 }
 
@@ -173,7 +203,7 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     if (be->run(state, &e))
         goto fault;
     row->first_call_s = clb_now_s() - t;
-    if (check_result(row, state, ref, c, "first call", &e))
+    if (check_result(row, state, ref, c, "first call", false, opt->seed, &e))
         goto fault;
 
     for (unsigned w = 0; w < opt->warmup && !clb_interrupted(); w++)
@@ -200,7 +230,8 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
         measured += row->times_s[row->n_times++];
     }
     /* With beta = 0 every call computes the same C: check the last one as well. */
-    if (data->beta == 0.0 && check_result(row, state, ref, c, "last timed call", &e))
+    if (data->beta == 0.0 &&
+        check_result(row, state, ref, c, "last timed call", false, opt->seed, &e))
         goto fault;
 
     if (opt->transfers && !clb_interrupted()) {
@@ -219,13 +250,7 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
         row->e2e_gflops = clb_gemm_flops(row->shape) / row->e2e_s.median * 1e-9;
         free(e2e);
         /* Each end-to-end call starts again from C0: its result is checkable for any beta. */
-        struct clb_verify_result v;
-        clb_gemm_verify(ref, c, &v);
-        merge_verify(row, &v);
-        if (!v.passed && row->status == CLB_ROW_OK) {
-            row->status = CLB_ROW_FAILED;
-            snprintf(row->reason, sizeof(row->reason), "wrong result (end-to-end call)");
-        }
+        check_result(row, state, ref, c, "end-to-end call", true, opt->seed, &e);
     }
     goto done;
 
@@ -264,7 +289,8 @@ static void compute_speedups(struct clb_gemm_results *r)
 {
     for (size_t i = 0; i < r->n_rows; i++) {
         struct clb_gemm_row *row = &r->rows[i];
-        if (!clb_gemm_row_measured(row))
+        /* A wrong result's speed means nothing: no speedup for it. */
+        if (row->status != CLB_ROW_OK || !clb_gemm_row_measured(row))
             continue;
         for (size_t j = 0; j < r->n_rows; j++) {
             const struct clb_gemm_row *b = &r->rows[j];

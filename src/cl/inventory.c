@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,4 +109,23 @@ void clb_inventory_destroy(struct clb_inventory *inv)
     free(inv->platforms);
     free(inv->devices);
     free(inv);
+}
+
+void clb_inventory_explain_empty(const struct clb_inventory *inv, struct clb_error *e)
+{
+    size_t used = (size_t)snprintf(e->msg, sizeof(e->msg), "no usable OpenCL device:");
+    bool pocl = false;
+
+    for (size_t i = 0; i < inv->n_platforms && used < sizeof(e->msg); i++) {
+        const struct clb_platform *p = &inv->platforms[i];
+        used += (size_t)snprintf(e->msg + used, sizeof(e->msg) - used,
+                                 "%s platform %u '%s' lists none (%s)", i ? ";" : "", p->index,
+                                 p->name, clb_cl_errname(p->devices_err ? p->devices_err
+                                                                        : CL_DEVICE_NOT_FOUND));
+        pocl |= strstr(p->name, "Portable Computing Language") || strstr(p->vendor, "pocl");
+    }
+    if (pocl && used < sizeof(e->msg))
+        snprintf(e->msg + used, sizeof(e->msg) - used,
+                 "; pocl lists no device when it cannot write its kernel cache: set "
+                 "POCL_CACHE_DIR to a writable folder");
 }

@@ -25,6 +25,10 @@ int clb_selection_open(const struct clb_common *common, struct clb_selection *se
         clb_report_error(&e);
         return CLB_EXIT_USAGE;
     }
+    char note[600];
+    /* When it fails, the device check below reports the missing device and the fix. */
+    if (clb_pocl_cache_prepare(note, sizeof(note)) > 0)
+        fprintf(stderr, "clbench: %s\n", note);
     /* A malformed selector is a usage error even on a machine without OpenCL. */
     if (!(s = clb_selector_parse(common->device, &e))) {
         clb_error_prefix(&e, "option --device");
@@ -34,6 +38,14 @@ int clb_selection_open(const struct clb_common *common, struct clb_selection *se
     if (!(sel->inv = clb_inventory_create(&e))) {
         clb_selector_destroy(s);
         clb_report_error(&e);
+        return CLB_EXIT_FAILURE;
+    }
+    /* Platforms but no device is a broken driver setup, not a bad selector. */
+    if (sel->inv->n_devices == 0) {
+        clb_inventory_explain_empty(sel->inv, &e);
+        clb_selector_destroy(s);
+        clb_report_error(&e);
+        clb_selection_close(sel);
         return CLB_EXIT_FAILURE;
     }
     int rc = clb_inventory_select(sel->inv, s, common->device, &sel->devices, &sel->n_devices,

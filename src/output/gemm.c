@@ -28,8 +28,9 @@ static void check_label(const struct clb_gemm_row *row, char *buf, size_t len)
 {
     switch (row->status) {
     case CLB_ROW_OK:
-        snprintf(buf, len, "OK (rel %.1e%s)", row->verify.rel_err,
-                 row->verify.full ? "" : ", sampled");
+        snprintf(buf, len, "OK (%s, rel %.1e)",
+                 row->verify.method == CLB_VERIFY_FULL ? "full" : "Freivalds",
+                 row->verify.rel_err);
         return;
     case CLB_ROW_FAILED:
         snprintf(buf, len, "FAILED: %s", row->reason);
@@ -94,12 +95,15 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
             clb_format_seconds(row->first_call_s, first, sizeof(first));
         if (m) {
             clb_format_seconds(row->time_s.median, med, sizeof(med));
-            clb_format_flops(row->gflops, gf, sizeof(gf));
-            if (row->status != CLB_ROW_OK)
-                strncat(gf, " (unverified)", sizeof(gf) - strlen(gf) - 1);
             snprintf(spread, sizeof(spread), "±%.1f%%%s", row->time_s.cv * 100.0,
                      row->time_s.cv > NOISY_CV ? " !" : "");
             noisy |= row->time_s.cv > NOISY_CV;
+        }
+        /* A wrong result's rate means nothing: no figure, no % of peak, no speedup. */
+        if (m && row->status != CLB_ROW_OK)
+            snprintf(gf, sizeof(gf), "unverified");
+        if (m && row->status == CLB_ROW_OK) {
+            clb_format_flops(row->gflops, gf, sizeof(gf));
             if (row->peak_gflops > 0)
                 snprintf(pct, sizeof(pct), "%.1f%%", 100.0 * row->gflops / row->peak_gflops);
         }
@@ -268,20 +272,22 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     }
     if (row->speedup > 0)
         json_object_set_new(o, "speedup", json_real(row->speedup));
-    if (row->peak_gflops > 0 && clb_gemm_row_measured(row)) {
+    if (row->peak_gflops > 0 && row->status == CLB_ROW_OK && clb_gemm_row_measured(row)) {
         json_object_set_new(o, "peak_gflops", json_real(row->peak_gflops));
         json_object_set_new(o, "percent_of_peak", json_real(100.0 * row->gflops / row->peak_gflops));
     }
     if (row->n_verified)
-        json_object_set_new(o, "verify",
-                            json_pack("{s:b, s:o, s:o, s:f, s:f, s:I, s:b, s:I}", "passed",
-                                      row->verify.passed, "max_abs_err",
-                                      real_or_null(row->verify.max_abs_err), "rel_err",
-                                      real_or_null(row->verify.rel_err), "tol_abs",
-                                      row->verify.tol_abs, "tol_rel", row->verify.tol_rel,
-                                      "checked_entries", (json_int_t)row->verify.checked,
-                                      "full", row->verify.full, "results_checked",
-                                      (json_int_t)row->n_verified));
+        json_object_set_new(
+            o, "verify",
+            json_pack("{s:b, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "passed",
+                      row->verify.passed, "method", clb_verify_method_name(row->verify.method),
+                      "max_abs_err", real_or_null(row->verify.max_abs_err), "rel_err",
+                      real_or_null(row->verify.rel_err), "noise_ratio",
+                      real_or_null(row->verify.noise_ratio), "worst_ratio",
+                      real_or_null(row->verify.worst_ratio), "failed_check",
+                      row->verify.passed ? json_null() : json_string(row->verify.failed),
+                      "checked_entries", (json_int_t)row->verify.checked, "results_checked",
+                      (json_int_t)row->n_verified));
     if (row->e2e_s.n) {
         json_t *e = stats_json(&row->e2e_s);
         json_object_set_new(e, "gflops", json_real(row->e2e_gflops));

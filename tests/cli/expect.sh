@@ -2,8 +2,9 @@
 # Runs one clbench command line and checks what a user would see.
 # Usage: expect.sh [CHECKS...] -- CLBENCH [ARGS...]
 #   --rc N            exit status must be N (default 0)
-#   --out RE          stdout must match the extended regex RE (grep -E)
-#   --err RE          stderr must match RE
+#   --out RE          stdout must match the extended regex RE (grep -E); repeatable,
+#                     every one must match
+#   --err RE          stderr must match RE; repeatable
 #   --one-line-error  stderr is exactly one line starting with "clbench"
 #   --no-stdout       stdout must be empty (nothing that looks like a result)
 #   --no-stderr       stderr must be empty
@@ -13,13 +14,17 @@
 #   --no-platform     run with OCL_ICD_VENDORS pointing at an empty folder
 set -u
 
-rc_want=0 out_re= err_re= one_line=0 no_stdout=0 no_stderr=0 json=0 jq_filter= no_platform=0
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+: >"$tmp/out_res"
+: >"$tmp/err_res"
+rc_want=0 one_line=0 no_stdout=0 no_stderr=0 json=0 jq_filter= no_platform=0
 file= file_filter=
 while [ $# -gt 0 ]; do
     case "$1" in
         --rc) rc_want=$2; shift 2 ;;
-        --out) out_re=$2; shift 2 ;;
-        --err) err_re=$2; shift 2 ;;
+        --out) printf '%s\n' "$2" >>"$tmp/out_res"; shift 2 ;;
+        --err) printf '%s\n' "$2" >>"$tmp/err_res"; shift 2 ;;
         --one-line-error) one_line=1; shift ;;
         --no-stdout) no_stdout=1; shift ;;
         --no-stderr) no_stderr=1; shift ;;
@@ -32,8 +37,6 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
 if [ $no_platform -eq 1 ]; then
     mkdir "$tmp/vendors"
     export OCL_ICD_VENDORS="$tmp/vendors"
@@ -51,8 +54,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 [ "$rc" -eq "$rc_want" ] || fail "exit status $rc, expected $rc_want"
 [ $rc -lt 128 ] || fail "killed by a signal"
 grep -q -E 'AddressSanitizer|runtime error:|LeakSanitizer' "$tmp/err" && fail "sanitizer report"
-if [ -n "$out_re" ]; then grep -q -E -- "$out_re" "$tmp/out" || fail "stdout lacks /$out_re/"; fi
-if [ -n "$err_re" ]; then grep -q -E -- "$err_re" "$tmp/err" || fail "stderr lacks /$err_re/"; fi
+while IFS= read -r re; do
+    grep -q -E -- "$re" "$tmp/out" || fail "stdout lacks /$re/"
+done <"$tmp/out_res"
+while IFS= read -r re; do
+    grep -q -E -- "$re" "$tmp/err" || fail "stderr lacks /$re/"
+done <"$tmp/err_res"
 if [ $one_line -eq 1 ]; then
     [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "stderr is not exactly one line"
     head -n1 "$tmp/err" | grep -q '^clbench' || fail "stderr does not start with 'clbench'"

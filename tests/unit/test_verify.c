@@ -1,114 +1,447 @@
 /*
- * The verifier must accept a correct GEMM result and reject a wrong one:
- * one perturbed entry, a NaN, an edge row left unwritten, in every
- * reference mode (full naive, full DGEMM, sampled).
+ * The verifier must pass every correct GEMM result, whatever its summation
+ * order, and fail every wrong one: one entry, a NaN, an edge row, a zeroed
+ * tile, a dropped k-term (fp16 at K = 1024 too), a lower precision; through
+ * every reference source (naive, DGEMM, Freivalds).
+ *
+ * Correct results come from OpenBLAS and from emulated implementations in
+ * the problem's own precision (sequential, and in blocks of 64 k-terms):
+ * each multiply-add rounded to the precision as a device would round it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <CL/cl_half.h>
 #include <cblas.h>
 #include <math.h>
 #include <cmocka.h>
 
+#include "clbench/rng.h"
 #include "clbench/stats.h"
 #include "clbench/verify.h"
 
-/* A correct C computed independently of the verifier: the precision's own GEMM. */
-static void *correct_c(const struct clb_gemm_data *d)
-{
-    const struct clb_gemm_shape s = d->shape;
-    size_t es = clb_precision_bytes(d->precision);
-    void *c = malloc(s.m * s.n * es);
+static const enum clb_verify_source sources[] = { CLB_VERIFY_SOURCE_NAIVE,
+                                                  CLB_VERIFY_SOURCE_DGEMM,
+                                                  CLB_VERIFY_SOURCE_FREIVALDS };
+static const char *const source_names[] = { "naive", "dgemm", "freivalds" };
 
-    assert_non_null(c);
-    memcpy(c, d->c0, s.m * s.n * es);
-    if (d->precision == CLB_FP64)
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)s.m, (blasint)s.n,
-                    (blasint)s.k, d->alpha, d->a, (blasint)s.k, d->b, (blasint)s.n, d->beta, c,
-                    (blasint)s.n);
-    else
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)s.m, (blasint)s.n,
-                    (blasint)s.k, (float)d->alpha, d->a, (blasint)s.k, d->b, (blasint)s.n,
-                    (float)d->beta, c, (blasint)s.n);
-    return c;
+static double round_to(enum clb_precision p, double v)
+{
+    switch (p) {
+    case CLB_FP64:
+        return v;
+    case CLB_FP16:
+        return cl_half_to_float(cl_half_from_double(v, CL_HALF_RTE));
+    default:
+        return (float)v;
+    }
+}
+
+/* a*b + s rounded once to the precision (half products and sums are exact in double). */
+static double fma_in(enum clb_precision p, double a, double b, double s)
+{
+    switch (p) {
+    case CLB_FP64:
+        return fma(a, b, s);
+    case CLB_FP32:
+        return fmaf((float)a, (float)b, (float)s);
+    default:
+        return round_to(p, a * b + s);
+    }
 }
 
 static void set(enum clb_precision p, void *c, size_t i, double v)
 {
-    if (p == CLB_FP64)
+    switch (p) {
+    case CLB_FP64:
         ((double *)c)[i] = v;
-    else
+        break;
+    case CLB_FP16:
+        ((cl_half *)c)[i] = cl_half_from_double(v, CL_HALF_RTE);
+        break;
+    default:
         ((float *)c)[i] = (float)v;
+        break;
+    }
 }
 
-static void check_shape(enum clb_precision p, struct clb_gemm_shape s, double beta,
-                        bool expect_full)
+enum impl { OPENBLAS, SEQUENTIAL, BLOCKED };
+static const char *const impl_names[] = { "openblas", "sequential", "blocked" };
+
+/*
+ * C in the problem's precision, k-terms in [drop_from, drop_to) left out.
+ * BLOCKED sums 64 k-terms at a time from zero and adds each block to C.
+ */
+static void *compute(const struct clb_gemm_data *d, enum impl how, uint64_t drop_from,
+                     uint64_t drop_to)
+{
+    const struct clb_gemm_shape s = d->shape;
+    const enum clb_precision p = d->precision;
+    void *c = malloc(s.m * s.n * clb_precision_bytes(p));
+
+    assert_non_null(c);
+    if (how == OPENBLAS) {
+        assert_true(p != CLB_FP16 && drop_from >= drop_to);
+        memcpy(c, d->c0, s.m * s.n * clb_precision_bytes(p));
+        if (p == CLB_FP64)
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)s.m, (blasint)s.n,
+                        (blasint)s.k, d->alpha, d->a, (blasint)s.k, d->b, (blasint)s.n,
+                        d->beta, c, (blasint)s.n);
+        else
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (blasint)s.m, (blasint)s.n,
+                        (blasint)s.k, (float)d->alpha, d->a, (blasint)s.k, d->b, (blasint)s.n,
+                        (float)d->beta, c, (blasint)s.n);
+        return c;
+    }
+    for (uint64_t i = 0; i < s.m; i++) {
+        for (uint64_t j = 0; j < s.n; j++) {
+            double acc = 0, block = 0;
+            for (uint64_t q = 0; q < s.k; q++) {
+                if (q >= drop_from && q < drop_to)
+                    continue;
+                const double a = clb_gemm_load(p, d->a, i * s.k + q);
+                const double b = clb_gemm_load(p, d->b, q * s.n + j);
+                if (how == SEQUENTIAL) {
+                    acc = fma_in(p, a, b, acc);
+                } else {
+                    block = fma_in(p, a, b, block);
+                    if (q % 64 == 63 || q == s.k - 1) {
+                        acc = round_to(p, acc + block);
+                        block = 0;
+                    }
+                }
+            }
+            const double c0 = clb_gemm_load(p, d->c0, i * s.n + j);
+            set(p, c, i * s.n + j,
+                round_to(p, round_to(p, d->alpha * acc) + round_to(p, d->beta * c0)));
+        }
+    }
+    return c;
+}
+
+static void *copy_of(const struct clb_gemm_data *d, const void *c)
+{
+    const size_t bytes = d->shape.m * d->shape.n * clb_precision_bytes(d->precision);
+    void *x = malloc(bytes);
+    assert_non_null(x);
+    memcpy(x, c, bytes);
+    return x;
+}
+
+static double worst_seen;
+
+static void expect(const struct clb_gemm_reference *ref, const void *c, bool pass,
+                   const char *what)
+{
+    struct clb_verify_result v;
+
+    clb_gemm_verify(ref, c, &v);
+    if (v.passed != pass)
+        fail_msg("%s: expected %s, got worst ratio %.3g (%s), noise %.3g, rel %.3g", what,
+                 pass ? "a pass" : "a failure", v.worst_ratio, v.failed, v.noise_ratio,
+                 v.rel_err);
+    if (pass && v.worst_ratio > worst_seen)
+        worst_seen = v.worst_ratio;
+}
+
+static struct clb_gemm_data *data(enum clb_precision p, uint64_t m, uint64_t n, uint64_t k,
+                                  double alpha, double beta, uint64_t seed)
 {
     struct clb_error e;
-    struct clb_gemm_data *d = clb_gemm_data_create(s, p, 1.0, beta, 7, &e);
+    struct clb_gemm_data *d =
+        clb_gemm_data_create((struct clb_gemm_shape){ m, n, k }, p, alpha, beta, seed, &e);
     assert_non_null(d);
-    struct clb_gemm_reference *ref = clb_gemm_reference_create(d, 3, &e);
+    return d;
+}
+
+static struct clb_gemm_reference *reference(const struct clb_gemm_data *d,
+                                            enum clb_verify_source src)
+{
+    struct clb_error e;
+    struct clb_gemm_reference *ref = clb_gemm_reference_create_from(d, 5, src, &e);
     assert_non_null(ref);
-    void *c = correct_c(d);
-    struct clb_verify_result v;
-    const size_t last = s.m * s.n - 1;
+    return ref;
+}
 
-    clb_gemm_verify(ref, c, &v);
-    if (!v.passed)
-        fail_msg("%s %llux%llux%llu: correct result rejected: max %g (tol %g) rel %g (tol %g)",
-                 clb_precision_name(p), (unsigned long long)s.m, (unsigned long long)s.n,
-                 (unsigned long long)s.k, v.max_abs_err, v.tol_abs, v.rel_err, v.tol_rel);
-    assert_int_equal(v.full, expect_full);
-    assert_true(v.checked > 0);
+/* Every correct implementation passes every source, with a margin. */
+static void correct_results_pass(void **state)
+{
+    static const struct clb_gemm_shape shapes[] = {
+        { 1, 1, 1 }, { 17, 33, 9 }, { 64, 1, 300 }, { 5, 7, 1000 }, { 40, 48, 257 }, { 33, 65, 129 },
+    };
+    static const double ab[][2] = { { 1, 0 }, { 0.5, -1.5 } };
+    char what[160];
 
-    /* One wrong entry, by a tiny amount relative to the result's size. */
-    double orig = clb_gemm_load(p, c, last);
-    set(p, c, last, orig + 1e-2);
-    clb_gemm_verify(ref, c, &v);
-    assert_false(v.passed);
-    assert_true(v.max_abs_err > v.tol_abs);
+    (void)state;
+    worst_seen = 0;
+    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+        for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
+            for (size_t a = 0; a < 2; a++) {
+                const struct clb_gemm_shape s = shapes[si];
+                struct clb_gemm_data *d = data(p, s.m, s.n, s.k, ab[a][0], ab[a][1], 11 + si);
+                for (int how = p == CLB_FP16 ? SEQUENTIAL : OPENBLAS; how <= BLOCKED; how++) {
+                    void *c = compute(d, how, 0, 0);
+                    for (size_t r = 0; r < 3; r++) {
+                        struct clb_gemm_reference *ref = reference(d, sources[r]);
+                        snprintf(what, sizeof(what), "%s %llux%llux%llu alpha %g beta %g %s, %s",
+                                 clb_precision_name(p), (unsigned long long)s.m,
+                                 (unsigned long long)s.n, (unsigned long long)s.k, ab[a][0],
+                                 ab[a][1], impl_names[how], source_names[r]);
+                        expect(ref, c, true, what);
+                        clb_gemm_reference_destroy(ref);
+                    }
+                    free(c);
+                }
+                clb_gemm_data_destroy(d);
+            }
+        }
+    }
+    print_message("largest worst ratio of a correct result: %.3f\n", worst_seen);
+    assert_true(worst_seen < 0.7);
+}
 
-    set(p, c, last, NAN);
-    clb_gemm_verify(ref, c, &v);
-    assert_false(v.passed);
+/*
+ * The noise model is an upper estimate, but not a loose one: a correct
+ * sequential result's error is 0.2 to 1 times the modelled noise, so a
+ * systematic error of a few times the noise cannot hide.
+ */
+static void noise_model_is_tight(void **state)
+{
+    (void)state;
+    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+        struct clb_gemm_data *d = data(p, 48, 40, 1024, 1, 0, 3);
+        void *c = compute(d, SEQUENTIAL, 0, 0);
+        for (size_t r = 0; r < 3; r++) {
+            struct clb_gemm_reference *ref = reference(d, sources[r]);
+            struct clb_verify_result v;
+            clb_gemm_verify(ref, c, &v);
+            print_message("%s %s: noise ratio %.3f, worst ratio %.3f\n", clb_precision_name(p),
+                          source_names[r], v.noise_ratio, v.worst_ratio);
+            assert_true(v.passed);
+            assert_true(v.noise_ratio > 0.2 && v.noise_ratio < 1.0);
+            clb_gemm_reference_destroy(ref);
+        }
+        free(c);
+        clb_gemm_data_destroy(d);
+    }
+}
 
-    /* The last row never written (as by a kernel that skips edge tiles). */
-    set(p, c, last, orig);
-    for (uint64_t j = 0; j < s.n; j++)
-        set(p, c, (s.m - 1) * s.n + j, 0.0);
-    clb_gemm_verify(ref, c, &v);
-    assert_false(v.passed);
+/* One k-term left out: fp16 at K = 1024 must show it, like fp32 and fp64. */
+static void dropped_k_term_fails(void **state)
+{
+    char what[128];
 
+    (void)state;
+    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+        struct clb_gemm_data *d = data(p, 64, 64, 1024, 1, 0, 21);
+        const uint64_t drops[] = { 1023, 517, 0 };
+        for (size_t t = 0; t < 3; t++) {
+            void *c = compute(d, SEQUENTIAL, drops[t], drops[t] + 1);
+            for (size_t r = 0; r < 3; r++) {
+                struct clb_gemm_reference *ref = reference(d, sources[r]);
+                snprintf(what, sizeof(what), "%s k-term %llu dropped, %s", clb_precision_name(p),
+                         (unsigned long long)drops[t], source_names[r]);
+                expect(ref, c, false, what);
+                clb_gemm_reference_destroy(ref);
+            }
+            free(c);
+        }
+        clb_gemm_data_destroy(d);
+    }
+}
+
+/* What the old fp16 bound (K/512) let through: the last 16 of 4096 k-terms dropped. */
+static void fp16_last_16_of_4096_fails(void **state)
+{
+    struct clb_gemm_data *d = data(CLB_FP16, 32, 32, 4096, 1, 0, 8);
+    void *good = compute(d, SEQUENTIAL, 0, 0), *bad = compute(d, SEQUENTIAL, 4080, 4096);
+
+    (void)state;
+    for (size_t r = 0; r < 3; r++) {
+        struct clb_gemm_reference *ref = reference(d, sources[r]);
+        expect(ref, good, true, source_names[r]);
+        expect(ref, bad, false, source_names[r]);
+        clb_gemm_reference_destroy(ref);
+    }
+    free(good);
+    free(bad);
+    clb_gemm_data_destroy(d);
+}
+
+static void zero_block(const struct clb_gemm_data *d, void *c, uint64_t i0, uint64_t j0,
+                       uint64_t size)
+{
+    for (uint64_t i = i0; i < i0 + size && i < d->shape.m; i++)
+        for (uint64_t j = j0; j < j0 + size && j < d->shape.n; j++)
+            set(d->precision, c, i * d->shape.n + j, 0.0);
+}
+
+/* Wrong entries of every kind, in every precision and source. */
+static void wrong_entries_fail(void **state)
+{
+    char what[160];
+
+    (void)state;
+    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+        struct clb_gemm_data *d = data(p, 70, 90, 300, 1, 0.5, 4);
+        const struct clb_gemm_shape s = d->shape;
+        void *good = compute(d, p == CLB_FP16 ? SEQUENTIAL : OPENBLAS, 0, 0);
+        const double last = clb_gemm_load(p, good, s.m * s.n - 1);
+        const double eps = p == CLB_FP64 ? 1e-9 : p == CLB_FP32 ? 1e-3 : 0.5;
+        for (size_t r = 0; r < 3; r++) {
+            struct clb_gemm_reference *ref = reference(d, sources[r]);
+            void *c = copy_of(d, good);
+            const char *src = source_names[r];
+            snprintf(what, sizeof(what), "%s %s", clb_precision_name(p), src);
+
+            expect(ref, c, true, what);
+            set(p, c, s.m * s.n - 1, last + eps * fmax(1, fabs(last)));
+            expect(ref, c, false, "one entry off");
+            set(p, c, s.m * s.n - 1, NAN);
+            expect(ref, c, false, "NaN");
+            set(p, c, s.m * s.n - 1, INFINITY);
+            expect(ref, c, false, "Inf");
+            memcpy(c, good, s.m * s.n * clb_precision_bytes(p));
+            zero_block(d, c, s.m - 1, 0, s.n); /* the last row never written */
+            expect(ref, c, false, "last row zero");
+            memcpy(c, good, s.m * s.n * clb_precision_bytes(p));
+            for (uint64_t i = 0; i < s.m; i++)
+                set(p, c, i * s.n + s.n - 1, 0.0);
+            expect(ref, c, false, "last column zero");
+            memcpy(c, good, s.m * s.n * clb_precision_bytes(p));
+            zero_block(d, c, 37, 51, 16);
+            expect(ref, c, false, "zeroed 16x16 tile");
+            memcpy(c, good, s.m * s.n * clb_precision_bytes(p));
+            /* An 8x8 tile taken from the neighbouring tile, as a wrong index would. */
+            for (uint64_t i = 8; i < 16; i++)
+                for (uint64_t j = 8; j < 16; j++)
+                    set(p, c, i * s.n + j, clb_gemm_load(p, good, i * s.n + j + 8));
+            expect(ref, c, false, "8x8 tile from the wrong place");
+            free(c);
+            clb_gemm_reference_destroy(ref);
+        }
+        free(good);
+        clb_gemm_data_destroy(d);
+    }
+}
+
+/* A result computed in a lower precision than asked for. */
+static void lower_precision_fails(void **state)
+{
+    struct clb_gemm_data *d64 = data(CLB_FP64, 60, 50, 400, 1, 0, 9);
+    struct clb_gemm_data *d32 = data(CLB_FP32, 60, 50, 400, 1, 0, 9);
+    const size_t mn = 60 * 50;
+    double *c = malloc(mn * sizeof(*c));
+
+    (void)state;
+    assert_non_null(c);
+    /* fp64 problem, fp32 arithmetic: sgemm on the rounded inputs, widened back. */
+    float *a = malloc(60 * 400 * sizeof(*a)), *b = malloc(400 * 50 * sizeof(*b));
+    float *cf = calloc(mn, sizeof(*cf));
+    assert_true(a && b && cf);
+    for (size_t i = 0; i < 60 * 400; i++)
+        a[i] = (float)((double *)d64->a)[i];
+    for (size_t i = 0; i < 400 * 50; i++)
+        b[i] = (float)((double *)d64->b)[i];
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 60, 50, 400, 1, a, 400, b, 50, 0,
+                cf, 50);
+    for (size_t i = 0; i < mn; i++)
+        c[i] = cf[i];
+    for (size_t r = 0; r < 3; r++) {
+        struct clb_gemm_reference *ref = reference(d64, sources[r]);
+        expect(ref, c, false, "fp64 computed in fp32");
+        clb_gemm_reference_destroy(ref);
+    }
+    /* fp32 problem, fp16 accumulation. */
+    struct clb_gemm_data half = *d32;
+    half.precision = CLB_FP16;
+    for (size_t i = 0; i < mn; i++) {
+        double acc = 0;
+        for (size_t q = 0; q < 400; q++)
+            acc = round_to(CLB_FP16, ((float *)d32->a)[i / 50 * 400 + q] *
+                                             (double)((float *)d32->b)[q * 50 + i % 50] +
+                                         acc);
+        cf[i] = (float)acc;
+    }
+    (void)half;
+    for (size_t r = 0; r < 3; r++) {
+        struct clb_gemm_reference *ref = reference(d32, sources[r]);
+        expect(ref, cf, false, "fp32 accumulated in fp16");
+        clb_gemm_reference_destroy(ref);
+    }
+    free(a);
+    free(b);
+    free(cf);
     free(c);
+    clb_gemm_data_destroy(d64);
+    clb_gemm_data_destroy(d32);
+}
+
+/* alpha A B + beta C0 close to zero: rounding is relative to the terms, not to C. */
+static void cancellation_passes(void **state)
+{
+    (void)state;
+    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+        struct clb_gemm_data *d = data(p, 30, 40, 200, 1, -1, 12);
+        d->beta = 0;
+        void *ab = compute(d, SEQUENTIAL, 0, 0);
+        memcpy(d->c0, ab, 30 * 40 * clb_precision_bytes(p));
+        d->beta = -1;
+        void *c = compute(d, SEQUENTIAL, 0, 0);
+        for (size_t r = 0; r < 3; r++) {
+            struct clb_gemm_reference *ref = reference(d, sources[r]);
+            expect(ref, c, true, "cancellation");
+            clb_gemm_reference_destroy(ref);
+        }
+        free(ab);
+        free(c);
+        clb_gemm_data_destroy(d);
+    }
+}
+
+/* At a size where it is chosen by itself, Freivalds' check sees one 8x8 tile. */
+static void freivalds_at_its_own_size(void **state)
+{
+    struct clb_gemm_data *d = data(CLB_FP64, 256, 256, 2100, 1, 0, 13);
+    struct clb_error e;
+    struct clb_gemm_reference *ref = clb_gemm_reference_create(d, 1, &e);
+    void *good = compute(d, OPENBLAS, 0, 0), *c = copy_of(d, good);
+    struct clb_verify_result v;
+
+    (void)state;
+    assert_non_null(ref);
+    clb_gemm_verify(ref, good, &v);
+    assert_true(v.passed);
+    assert_int_equal(v.method, CLB_VERIFY_FREIVALDS);
+    assert_int_equal(v.checked, 256 * 256);
+    for (uint64_t i = 100; i < 108; i++)
+        for (uint64_t j = 200; j < 208; j++)
+            ((double *)c)[i * 256 + j] *= 1 + 1e-9;
+    expect(ref, c, false, "8x8 tile off by 1e-9");
+    free(c);
+    free(good);
     clb_gemm_reference_destroy(ref);
     clb_gemm_data_destroy(d);
 }
 
-static void small_shapes_full_reference(void **state)
-{
-    static const struct clb_gemm_shape shapes[] = { { 1, 1, 1 }, { 17, 33, 9 }, { 64, 1, 300 },
-                                                    { 5, 7, 1000 } };
-    (void)state;
-    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
-        check_shape(CLB_FP32, shapes[i], 0.0, true);
-        check_shape(CLB_FP64, shapes[i], 0.5, true);
-    }
-}
-
-static void large_fp32_dgemm_reference(void **state)
+static void method_by_size(void **state)
 {
     (void)state;
-    check_shape(CLB_FP32, (struct clb_gemm_shape){ 520, 515, 600 }, 1.0, true);
-}
-
-static void large_fp64_sampled_reference(void **state)
-{
-    (void)state;
-    check_shape(CLB_FP64, (struct clb_gemm_shape){ 520, 515, 600 }, 0.0, false);
+#define METHOD(m, n, k, p) clb_gemm_verify_method((struct clb_gemm_shape){ m, n, k }, p)
+    assert_int_equal(METHOD(512, 512, 512, CLB_FP64), CLB_VERIFY_FULL);
+    assert_int_equal(METHOD(513, 512, 512, CLB_FP64), CLB_VERIFY_FREIVALDS);
+    assert_int_equal(METHOD(4096, 4096, 4096, CLB_FP32), CLB_VERIFY_FULL);
+    assert_int_equal(METHOD(4096, 4096, 4096, CLB_FP16), CLB_VERIFY_FULL);
+    assert_int_equal(METHOD(4097, 4096, 4096, CLB_FP32), CLB_VERIFY_FREIVALDS);
+    assert_int_equal(METHOD(16, 100000, 100000, CLB_FP64), CLB_VERIFY_FULL); /* too skinny */
+#undef METHOD
+    assert_true(clb_gemm_reference_bytes((struct clb_gemm_shape){ 16384, 16384, 16384 },
+                                         CLB_FP64) < (UINT64_C(1) << 26));
 }
 
 static void data_is_random_nonzero_and_seeded(void **state)
@@ -155,9 +488,15 @@ static void stats_median_and_spread(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(small_shapes_full_reference),
-        cmocka_unit_test(large_fp32_dgemm_reference),
-        cmocka_unit_test(large_fp64_sampled_reference),
+        cmocka_unit_test(correct_results_pass),
+        cmocka_unit_test(noise_model_is_tight),
+        cmocka_unit_test(dropped_k_term_fails),
+        cmocka_unit_test(fp16_last_16_of_4096_fails),
+        cmocka_unit_test(wrong_entries_fail),
+        cmocka_unit_test(lower_precision_fails),
+        cmocka_unit_test(cancellation_passes),
+        cmocka_unit_test(freivalds_at_its_own_size),
+        cmocka_unit_test(method_by_size),
         cmocka_unit_test(data_is_random_nonzero_and_seeded),
         cmocka_unit_test(stats_median_and_spread),
     };
