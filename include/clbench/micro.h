@@ -16,7 +16,8 @@
 #include "clbench/stats.h"
 
 struct clb_micro_row {
-    const struct clb_device *device;
+    const struct clb_device *device; /* NULL: the host CPU itself (clbench/hostpeak.h) */
+    const char *backend;        /* who measured: "host" (clb_host_peak_run); NULL: clbench's kernels */
     const char *benchmark;      /* "peak", "bandwidth", "transfer", "latency" */
     char case_[64];             /* "fp32 x8", "triad", "h2d pinned 16 MiB", "round trip" */
     const char *metric;         /* "gflops", "giops", "gbps", "us" */
@@ -54,6 +55,7 @@ struct clb_micro_options {
     double target_s;          /* peak: seconds one launch should take at least */
     const char *const *precisions; /* peak: only these ("fp32", ...); NULL: all */
     size_t n_precisions;
+    bool all_variants;        /* host peak: every ISA variant, not only the best (for -v) */
 };
 
 /* Each measures one device in `env` and appends its rows; faults land in rows. */
@@ -67,7 +69,7 @@ int clb_transfer_run(const struct clb_device *dev, const struct clb_cl_env *env,
 int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
                     const struct clb_micro_options *opt, struct clb_micro_results *out);
 
-/* The measured peak (headline GFLOP/s) of dev in precision ("fp32"), or 0. */
+/* The measured peak (headline GFLOP/s) of dev (NULL: the host CPU) in precision ("fp32"), or 0. */
 double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device *dev,
                       const char *precision);
 /* The measured triad bandwidth (GB/s) of dev, or 0. */

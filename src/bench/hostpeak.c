@@ -1,0 +1,353 @@
+#include "clbench/hostpeak.h"
+
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/interrupt.h"
+#include "clbench/timer.h"
+#include "hostpeak_kernel.h"
+
+static const struct clb_host_peak_variant *const variants[] = {
+#if defined(__x86_64__)
+    &clb_hp_avx512f_fp32, &clb_hp_avx2_fp32, &clb_hp_sse2_fp32,
+#elif defined(__aarch64__)
+    &clb_hp_neon_fp32,
+#endif
+    &clb_hp_scalar_fp32,
+#if defined(__x86_64__)
+    &clb_hp_avx512f_fp64, &clb_hp_avx2_fp64, &clb_hp_sse2_fp64,
+#elif defined(__aarch64__)
+    &clb_hp_neon_fp64,
+#endif
+    &clb_hp_scalar_fp64,
+};
+
+/*
+ * Exactness: a lane only ever holds m * q, m = index + rounds done so far,
+ * and every integer m below 2^(significand bits) times a power of two is
+ * exact, so each x * 1 + q, fused or not, in any rounding mode, is exact too
+ * (and never subnormal: values are 0 or >= q).
+ *   fp32, 24 bits: index < 2^22, rounds <= 2^23: m < 2^22 + 2^23 < 2^24,
+ *                  |x| < 12 with q = 2^-20.
+ *   fp64, 53 bits: index < 2^40, rounds <= 2^40: m < 2^41, |x| < 2^11 with q = 2^-30.
+ */
+#define FP32_Q_EXP (-20)
+#define FP32_MAX_LANES (UINT64_C(1) << 22)
+#define FP32_MAX_ROUNDS (UINT64_C(1) << 23)
+#define FP64_Q_EXP (-30)
+#define FP64_MAX_LANES (UINT64_C(1) << 40)
+#define FP64_MAX_ROUNDS (UINT64_C(1) << 40)
+_Static_assert(FP32_MAX_LANES + FP32_MAX_ROUNDS <= (UINT64_C(1) << FLT_MANT_DIG), "fp32 exactness");
+_Static_assert(FP64_MAX_LANES + FP64_MAX_ROUNDS <= (UINT64_C(1) << DBL_MANT_DIG), "fp64 exactness");
+
+/* Read through a volatile, so that no compiler, even across files, sees a = 1. */
+static volatile double coef_a = 1.0;
+
+static bool is_fp64(const char *precision)
+{
+    return !strcmp(precision, "fp64");
+}
+
+static bool known(const char *precision)
+{
+    return is_fp64(precision) || !strcmp(precision, "fp32");
+}
+
+const struct clb_host_peak_variant *const *clb_host_peak_variants(size_t *n)
+{
+    *n = sizeof(variants) / sizeof(variants[0]);
+    return variants;
+}
+
+const struct clb_host_peak_variant *clb_host_peak_pick(const struct clb_cpu_isa *isa,
+                                                       const char *precision)
+{
+    for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
+        if (!strcmp(variants[i]->precision, precision) && variants[i]->supported(isa))
+            return variants[i];
+    return NULL;
+}
+
+double clb_host_peak_flops(const struct clb_host_peak_variant *v, unsigned threads,
+                           uint64_t rounds)
+{
+    return (double)threads * (double)rounds * v->acc * v->lanes * 2.0;
+}
+
+uint64_t clb_host_peak_max_rounds(const char *precision)
+{
+    return !known(precision) ? 0 : is_fp64(precision) ? FP64_MAX_ROUNDS : FP32_MAX_ROUNDS;
+}
+
+uint64_t clb_host_peak_max_lanes(const char *precision)
+{
+    return !known(precision) ? 0 : is_fp64(precision) ? FP64_MAX_LANES : FP32_MAX_LANES;
+}
+
+double clb_host_peak_expected(const char *precision, uint64_t index, uint64_t rounds)
+{
+    return ldexp((double)(index + rounds), is_fp64(precision) ? FP64_Q_EXP : FP32_Q_EXP);
+}
+
+bool clb_host_peak_check(const struct clb_host_peak_variant *v, const void *values, size_t n,
+                         uint64_t rounds, char *why, size_t why_len)
+{
+    const bool fp64 = is_fp64(v->precision);
+    const size_t per_thread = (size_t)v->acc * v->lanes;
+    size_t wrong = 0, first = 0;
+    double first_got = 0, first_want = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        double got = fp64 ? ((const double *)values)[i] : ((const float *)values)[i];
+        double want = clb_host_peak_expected(v->precision, i, rounds);
+        if (got != want && !wrong++) {
+            first = i;
+            first_got = got;
+            first_want = want;
+        }
+    }
+    if (!wrong)
+        return true;
+    snprintf(why, why_len,
+             "%zu of %zu lanes wrong; first: thread %zu, accumulator %zu, lane %zu holds %.*g, "
+             "expected %.*g (%+.0f rounds)",
+             wrong, n, first / per_thread, first % per_thread / v->lanes, first % v->lanes,
+             fp64 ? 17 : 9, first_got, fp64 ? 17 : 9, first_want,
+             (first_got - first_want) / clb_host_peak_expected(v->precision, 1, 0));
+    return false;
+}
+
+struct team {
+    pthread_mutex_t gate;  /* held by the caller while it creates the threads */
+    bool abort;            /* a thread could not be created: the others leave */
+    pthread_barrier_t start;
+};
+
+struct worker {
+    pthread_t tid;
+    struct team *team;
+    const struct clb_host_peak_variant *v;
+    void *x;
+    const void *aq;
+    uint64_t rounds;
+    double start_s, end_s;
+};
+
+static void *work(void *arg)
+{
+    struct worker *w = arg;
+
+    /* Only once every thread exists can the barrier, sized for all of them, open. */
+    pthread_mutex_lock(&w->team->gate);
+    bool abort = w->team->abort;
+    pthread_mutex_unlock(&w->team->gate);
+    if (abort)
+        return NULL;
+    pthread_barrier_wait(&w->team->start);
+    /* The workers read the clock, not the caller: with every CPU busy, the
+     * caller may be scheduled long after the kernels have started. */
+    w->start_s = clb_now_s();
+    w->v->kernel(w->x, w->aq, w->rounds);
+    w->end_s = clb_now_s();
+    return NULL;
+}
+
+int clb_host_peak_call(const struct clb_host_peak_variant *v, unsigned threads, uint64_t rounds,
+                       void *values, double *seconds, char *why, size_t why_len)
+{
+    const bool fp64 = is_fp64(v->precision);
+    const size_t per_thread = (size_t)v->acc * v->lanes;
+    const size_t n = (size_t)threads * per_thread;
+    union {
+        float f[2];
+        double d[2];
+    } aq;
+    struct team team = { .abort = false };
+    struct worker *workers = NULL;
+    unsigned created = 0;
+    int rc = -1, err;
+
+    if (threads == 0) {
+        snprintf(why, why_len, "no threads");
+        return -1;
+    }
+    if (rounds > clb_host_peak_max_rounds(v->precision) ||
+        n > clb_host_peak_max_lanes(v->precision)) {
+        snprintf(why, why_len, "%u threads x %zu lanes x %llu rounds exceed the exactness bound",
+                 threads, per_thread, (unsigned long long)rounds);
+        return -1;
+    }
+    const double q = clb_host_peak_expected(v->precision, 1, 0);
+    if (fp64) {
+        aq.d[0] = coef_a;
+        aq.d[1] = q;
+    } else {
+        aq.f[0] = (float)coef_a;
+        aq.f[1] = (float)q;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double start = clb_host_peak_expected(v->precision, i, 0);
+        if (fp64)
+            ((double *)values)[i] = start;
+        else
+            ((float *)values)[i] = (float)start;
+    }
+    if (!(workers = calloc(threads, sizeof(*workers)))) {
+        snprintf(why, why_len, "out of host memory");
+        return -1;
+    }
+    if ((err = pthread_mutex_init(&team.gate, NULL))) {
+        snprintf(why, why_len, "pthread_mutex_init: %s", strerror(err));
+        goto error_mutex;
+    }
+    if ((err = pthread_barrier_init(&team.start, NULL, threads))) {
+        snprintf(why, why_len, "pthread_barrier_init: %s", strerror(err));
+        goto error_start;
+    }
+    pthread_mutex_lock(&team.gate);
+    for (; created < threads; created++) {
+        struct worker *w = &workers[created];
+        *w = (struct worker){ .team = &team, .v = v, .rounds = rounds, .aq = &aq,
+                              .x = (char *)values + created * per_thread *
+                                                        (fp64 ? sizeof(double) : sizeof(float)) };
+        if ((err = pthread_create(&w->tid, NULL, work, w))) {
+            snprintf(why, why_len, "pthread_create (thread %u of %u): %s", created + 1, threads,
+                     strerror(err));
+            team.abort = true;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&team.gate);
+    for (unsigned i = 0; i < created; i++)
+        pthread_join(workers[i].tid, NULL);
+    if (!team.abort) {
+        double first = workers[0].start_s, last = workers[0].end_s;
+        for (unsigned i = 1; i < threads; i++) {
+            first = fmin(first, workers[i].start_s);
+            last = fmax(last, workers[i].end_s);
+        }
+        *seconds = last - first;
+        rc = 0;
+    }
+    pthread_barrier_destroy(&team.start);
+error_start:
+    pthread_mutex_destroy(&team.gate);
+error_mutex:
+    free(workers);
+    return rc;
+}
+
+/* One variant on `threads` threads: size the call, time, verify. Faults land in row. */
+static void measure(const struct clb_host_peak_variant *v, unsigned threads,
+                    const struct clb_micro_options *opt, struct clb_micro_row *row)
+{
+    const double target = opt->target_s > 0 ? opt->target_s : 0.02;
+    const unsigned runs = opt->runs ? opt->runs : 1;
+    const uint64_t max_rounds = clb_host_peak_max_rounds(v->precision);
+    const size_t n = (size_t)threads * v->acc * v->lanes;
+    uint64_t rounds = 1024;
+    double seconds = 0;
+    char why[sizeof(row->reason) - 32];
+    void *values = malloc(n * (is_fp64(v->precision) ? sizeof(double) : sizeof(float)));
+
+    row->status = CLB_ROW_OK;
+    row->reason[0] = '\0';
+    if (!values) {
+        snprintf(why, sizeof(why), "out of host memory");
+        goto fault;
+    }
+    /* Grow the call until it takes `target` seconds: thread wake-ups then vanish. */
+    for (;;) {
+        if (clb_host_peak_call(v, threads, rounds, values, &seconds, why, sizeof(why)))
+            goto fault;
+        if (!clb_host_peak_check(v, values, n, rounds, why, sizeof(why)))
+            goto wrong;
+        if (seconds >= target || rounds >= max_rounds)
+            break;
+        double grow = ceil(target / fmax(seconds, 1e-6) * 1.2);
+        rounds = (uint64_t)fmin((double)max_rounds, (double)rounds * fmin(grow, 64.0));
+    }
+    row->work = clb_host_peak_flops(v, threads, rounds);
+    if (!(row->times_s = calloc(runs, sizeof(double)))) {
+        snprintf(why, sizeof(why), "out of host memory");
+        goto fault;
+    }
+    for (unsigned r = 0; r < runs && !(clb_interrupted() && row->n_times > 0); r++) {
+        if (clb_host_peak_call(v, threads, rounds, values, &row->times_s[r], why, sizeof(why)))
+            goto fault;
+        row->n_times++;
+        if (!clb_host_peak_check(v, values, n, rounds, why, sizeof(why)))
+            goto wrong;
+    }
+    int len = snprintf(row->check, sizeof(row->check),
+                       "%u threads x %u x %u lanes x %llu rounds, every lane exact", threads,
+                       v->acc, v->lanes, (unsigned long long)rounds);
+    if (seconds < target && len > 0 && (size_t)len < sizeof(row->check))
+        snprintf(row->check + len, sizeof(row->check) - (size_t)len,
+                 "; rounds capped by exactness: %.1f ms a call", seconds * 1e3);
+    goto done;
+
+wrong:
+    row->status = CLB_ROW_FAILED;
+    snprintf(row->reason, sizeof(row->reason), "wrong result: %s", why);
+    goto done;
+fault:
+    row->status = CLB_ROW_ERROR;
+    snprintf(row->reason, sizeof(row->reason), "%s", why);
+done:
+    clb_micro_row_summarize(row);
+    free(values);
+}
+
+int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_results *out)
+{
+    static const char *const precisions[] = { "fp32", "fp64" };
+    struct clb_cpu_isa isa;
+    const unsigned cpus = clb_cpu_count_available();
+
+    clb_cpu_isa_detect(&isa);
+    for (size_t p = 0; p < sizeof(precisions) / sizeof(precisions[0]); p++) {
+        struct clb_micro_row *best = NULL;
+        size_t first = out->n_rows;
+        bool wanted = !opt->precisions, measured = false;
+
+        for (size_t i = 0; opt->precisions && i < opt->n_precisions; i++)
+            wanted |= !strcmp(opt->precisions[i], precisions[p]);
+        if (!wanted)
+            continue;
+        for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]) && !clb_interrupted(); i++) {
+            const struct clb_host_peak_variant *v = variants[i];
+            const bool supported = v->supported(&isa);
+            if (strcmp(v->precision, precisions[p]) ||
+                (!opt->all_variants && (measured || !supported)))
+                continue;
+            struct clb_micro_row *row = clb_micro_add(out, NULL, "peak", "gflops");
+            if (!row)
+                return -1;
+            row->backend = "host";
+            row->precision = v->precision;
+            row->width = v->lanes;
+            snprintf(row->case_, sizeof(row->case_), "%s %s", v->precision, v->name);
+            if (!supported) {
+                row->status = CLB_ROW_UNAVAILABLE;
+                snprintf(row->reason, sizeof(row->reason), "this CPU (or its OS) lacks %s",
+                         v->name);
+                continue;
+            }
+            /* More threads than the exactness bound has lanes for only on absurd machines. */
+            uint64_t fit = clb_host_peak_max_lanes(v->precision) / ((uint64_t)v->acc * v->lanes);
+            measure(v, cpus < fit ? cpus : (unsigned)fit, opt, row);
+            measured = true;
+        }
+        for (size_t i = first; i < out->n_rows; i++)
+            if (out->rows[i].status == CLB_ROW_OK && (!best || out->rows[i].value > best->value))
+                best = &out->rows[i];
+        if (best || first < out->n_rows)
+            (best ? best : &out->rows[first])->headline = true;
+    }
+    return 0;
+}

@@ -1,0 +1,135 @@
+/* sched_getaffinity and CPU_COUNT are GNU extensions. */
+#define _GNU_SOURCE
+#include "clbench/cpu.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
+
+static const char *const level_names[] = {
+    [CLB_CPU_SCALAR] = "scalar",
+    [CLB_CPU_SSE2] = "sse2",
+    [CLB_CPU_SSE3] = "sse3",
+    [CLB_CPU_SSE4_2] = "sse4.2",
+    [CLB_CPU_AVX] = "avx",
+    [CLB_CPU_AVX2_FMA] = "avx2+fma",
+    [CLB_CPU_AVX512] = "avx512f",
+    [CLB_CPU_AVX512_BF16] = "avx512bf16",
+    [CLB_CPU_NEON] = "neon",
+    [CLB_CPU_SVE] = "sve",
+};
+
+const char *clb_cpu_level_name(enum clb_cpu_level level)
+{
+    return (unsigned)level < sizeof(level_names) / sizeof(level_names[0]) ? level_names[level]
+                                                                          : "unknown";
+}
+
+bool clb_cpu_level_parse(const char *name, enum clb_cpu_level *level)
+{
+    for (size_t i = 0; i < sizeof(level_names) / sizeof(level_names[0]); i++)
+        if (!strcmp(name, level_names[i])) {
+            *level = (enum clb_cpu_level)i;
+            return true;
+        }
+    return false;
+}
+
+enum clb_cpu_level clb_cpu_isa_level(const struct clb_cpu_isa *isa)
+{
+    if (isa->sve)
+        return CLB_CPU_SVE;
+    if (isa->neon)
+        return CLB_CPU_NEON;
+    if (isa->avx512f && isa->avx512bf16)
+        return CLB_CPU_AVX512_BF16;
+    if (isa->avx512f)
+        return CLB_CPU_AVX512;
+    if (isa->avx2 && isa->fma)
+        return CLB_CPU_AVX2_FMA;
+    if (isa->avx)
+        return CLB_CPU_AVX;
+    if (isa->sse4_2)
+        return CLB_CPU_SSE4_2;
+    if (isa->sse3)
+        return CLB_CPU_SSE3;
+    if (isa->sse2)
+        return CLB_CPU_SSE2;
+    return CLB_CPU_SCALAR;
+}
+
+/* Clears every flag that belongs to a level above max (same architecture). */
+static void lower_to(struct clb_cpu_isa *isa, enum clb_cpu_level max)
+{
+    const bool arm = max == CLB_CPU_NEON || max == CLB_CPU_SVE;
+    const bool x86 = max >= CLB_CPU_SSE2 && max <= CLB_CPU_AVX512_BF16;
+
+    /* A level of another architecture, or one this CPU never had, lowers nothing. */
+    if ((arm && !isa->neon) || (x86 && !isa->sse2))
+        return;
+    const struct {
+        bool *flag;
+        enum clb_cpu_level level;
+    } flags[] = {
+        { &isa->sse2, CLB_CPU_SSE2 },         { &isa->sse3, CLB_CPU_SSE3 },
+        { &isa->ssse3, CLB_CPU_SSE4_2 },      { &isa->sse4_2, CLB_CPU_SSE4_2 },
+        { &isa->avx, CLB_CPU_AVX },           { &isa->avx2, CLB_CPU_AVX2_FMA },
+        { &isa->fma, CLB_CPU_AVX2_FMA },      { &isa->avx512f, CLB_CPU_AVX512 },
+        { &isa->avx512bw, CLB_CPU_AVX512 },   { &isa->avx512dq, CLB_CPU_AVX512 },
+        { &isa->avx512vl, CLB_CPU_AVX512 },   { &isa->avx512bf16, CLB_CPU_AVX512_BF16 },
+        { &isa->amx_tile, CLB_CPU_AVX512_BF16 }, { &isa->neon, CLB_CPU_NEON },
+        { &isa->sve, CLB_CPU_SVE },
+    };
+    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+        if (flags[i].level > max)
+            *flags[i].flag = false;
+}
+
+void clb_cpu_isa_detect(struct clb_cpu_isa *isa)
+{
+    memset(isa, 0, sizeof(*isa));
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    isa->sse2 = __builtin_cpu_supports("sse2");
+    isa->sse3 = __builtin_cpu_supports("sse3");
+    isa->ssse3 = __builtin_cpu_supports("ssse3");
+    isa->sse4_2 = __builtin_cpu_supports("sse4.2");
+    isa->avx = __builtin_cpu_supports("avx");
+    isa->avx2 = __builtin_cpu_supports("avx2");
+    isa->fma = __builtin_cpu_supports("fma");
+    isa->avx512f = __builtin_cpu_supports("avx512f");
+    isa->avx512bw = __builtin_cpu_supports("avx512bw");
+    isa->avx512dq = __builtin_cpu_supports("avx512dq");
+    isa->avx512vl = __builtin_cpu_supports("avx512vl");
+    isa->avx512bf16 = __builtin_cpu_supports("avx512bf16");
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+    isa->amx_tile = __builtin_cpu_supports("amx-tile");
+#endif
+#elif defined(__aarch64__)
+    isa->neon = true;
+#if defined(__linux__) && defined(HWCAP_SVE)
+    isa->sve = (getauxval(AT_HWCAP) & HWCAP_SVE) != 0;
+#endif
+#endif
+    const char *fake = getenv("CLBENCH_FAKE_CPU_ISA");
+    enum clb_cpu_level max;
+    if (fake && clb_cpu_level_parse(fake, &max))
+        lower_to(isa, max);
+}
+
+unsigned clb_cpu_count_available(void)
+{
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}

@@ -1,0 +1,367 @@
+/* The host CPU yardstick: ISA detection, dispatch, every kernel verified, broken results caught. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <math.h>
+#include <cmocka.h>
+
+#include "clbench/cpu.h"
+#include "clbench/hostpeak.h"
+
+static void detect_with(const char *fake, struct clb_cpu_isa *isa)
+{
+    if (fake)
+        setenv("CLBENCH_FAKE_CPU_ISA", fake, 1);
+    else
+        unsetenv("CLBENCH_FAKE_CPU_ISA");
+    clb_cpu_isa_detect(isa);
+    unsetenv("CLBENCH_FAKE_CPU_ISA");
+}
+
+/* The flags a level stands for are set. */
+static void assert_level_flags(const struct clb_cpu_isa *isa, enum clb_cpu_level level)
+{
+    switch (level) {
+    case CLB_CPU_SVE:
+        assert_true(isa->sve);
+        break;
+    case CLB_CPU_NEON:
+        assert_true(isa->neon);
+        break;
+    case CLB_CPU_AVX512_BF16:
+        assert_true(isa->avx512bf16);
+        /* fall through */
+    case CLB_CPU_AVX512:
+        assert_true(isa->avx512f);
+        break;
+    case CLB_CPU_AVX2_FMA:
+        assert_true(isa->avx2 && isa->fma);
+        break;
+    case CLB_CPU_AVX:
+        assert_true(isa->avx);
+        break;
+    case CLB_CPU_SSE4_2:
+        assert_true(isa->sse4_2);
+        break;
+    case CLB_CPU_SSE3:
+        assert_true(isa->sse3);
+        break;
+    case CLB_CPU_SSE2:
+        assert_true(isa->sse2);
+        break;
+    case CLB_CPU_SCALAR:
+        break;
+    }
+}
+
+static void detection_is_consistent(void **state)
+{
+    struct clb_cpu_isa isa;
+    enum clb_cpu_level level, parsed;
+
+    (void)state;
+    detect_with(NULL, &isa);
+    level = clb_cpu_isa_level(&isa);
+    assert_level_flags(&isa, level);
+    assert_true(clb_cpu_level_parse(clb_cpu_level_name(level), &parsed));
+    assert_int_equal(parsed, level);
+    assert_false(clb_cpu_level_parse("avx3", &parsed));
+    assert_true(clb_cpu_count_available() >= 1);
+#if defined(__x86_64__)
+    assert_true(isa.sse2); /* baseline of x86-64 */
+    assert_false(isa.neon || isa.sve);
+#elif defined(__aarch64__)
+    assert_true(isa.neon);
+#endif
+    /* Every name parses back to its own level. */
+    for (int l = CLB_CPU_SCALAR; l <= CLB_CPU_SVE; l++) {
+        assert_true(clb_cpu_level_parse(clb_cpu_level_name((enum clb_cpu_level)l), &parsed));
+        assert_int_equal(parsed, l);
+    }
+}
+
+static void fake_isa_lowers_and_dispatch_follows(void **state)
+{
+    struct clb_cpu_isa real, isa;
+
+    (void)state;
+    detect_with(NULL, &real);
+    detect_with("scalar", &isa);
+    assert_int_equal(clb_cpu_isa_level(&isa), CLB_CPU_SCALAR);
+    assert_string_equal(clb_host_peak_pick(&isa, "fp32")->name, "scalar");
+    assert_string_equal(clb_host_peak_pick(&isa, "fp64")->name, "scalar");
+    /* Unknown names change nothing. */
+    detect_with("avx3", &isa);
+    assert_int_equal(clb_cpu_isa_level(&isa), clb_cpu_isa_level(&real));
+#if defined(__x86_64__)
+    detect_with("sse2", &isa);
+    assert_int_equal(clb_cpu_isa_level(&isa), CLB_CPU_SSE2);
+    assert_true(isa.sse2);
+    assert_false(isa.sse3 || isa.ssse3 || isa.avx || isa.avx2 || isa.fma || isa.avx512f ||
+                 isa.avx512bw || isa.avx512bf16 || isa.amx_tile);
+    assert_string_equal(clb_host_peak_pick(&isa, "fp32")->name, "sse2");
+    assert_string_equal(clb_host_peak_pick(&isa, "fp64")->name, "sse2");
+    /* The measurement follows the hook too. */
+    static const char *const fp64[] = { "fp64" };
+    struct clb_micro_options opt = { .runs = 1, .target_s = 0.001, .precisions = fp64,
+                                     .n_precisions = 1 };
+    struct clb_micro_results res = { 0 };
+    setenv("CLBENCH_FAKE_CPU_ISA", "sse2", 1);
+    assert_int_equal(clb_host_peak_run(&opt, &res), 0);
+    unsetenv("CLBENCH_FAKE_CPU_ISA");
+    assert_int_equal(res.n_rows, 1);
+    assert_string_equal(res.rows[0].case_, "fp64 sse2");
+    assert_int_equal(res.rows[0].width, 2);
+    assert_int_equal(res.rows[0].status, CLB_ROW_OK);
+    clb_micro_results_finish(&res);
+    /* A level of another architecture is ignored. */
+    detect_with("neon", &isa);
+    assert_int_equal(clb_cpu_isa_level(&isa), clb_cpu_isa_level(&real));
+    /* ssse3 sits above sse3. */
+    detect_with("sse3", &isa);
+    assert_false(isa.ssse3);
+    assert_int_equal(clb_cpu_isa_level(&isa), real.sse3 ? CLB_CPU_SSE3 : CLB_CPU_SSE2);
+#else
+    skip();
+#endif
+}
+
+static void variant_table_is_complete(void **state)
+{
+    size_t n;
+    const struct clb_host_peak_variant *const *v = clb_host_peak_variants(&n);
+    struct clb_cpu_isa isa;
+    bool scalar32 = false, scalar64 = false;
+
+    (void)state;
+    for (size_t i = 0; i < n; i++) {
+        assert_non_null(v[i]->name);
+        assert_true(!strcmp(v[i]->precision, "fp32") || !strcmp(v[i]->precision, "fp64"));
+        assert_true(v[i]->lanes >= 1 && v[i]->acc >= 1);
+        assert_non_null(v[i]->supported);
+        assert_non_null(v[i]->kernel);
+        scalar32 |= !strcmp(v[i]->name, "scalar") && !strcmp(v[i]->precision, "fp32");
+        scalar64 |= !strcmp(v[i]->name, "scalar") && !strcmp(v[i]->precision, "fp64");
+    }
+    assert_true(scalar32 && scalar64);
+    detect_with(NULL, &isa);
+    assert_non_null(clb_host_peak_pick(&isa, "fp32"));
+    assert_non_null(clb_host_peak_pick(&isa, "fp64"));
+    assert_null(clb_host_peak_pick(&isa, "fp16"));
+    assert_true(clb_host_peak_flops(v[0], 2, 10) == 2.0 * 10 * v[0]->acc * v[0]->lanes * 2);
+}
+
+static void exactness_bounds(void **state)
+{
+    (void)state;
+    /* The largest value a call can reach is still exact in its own precision. */
+    double top32 = clb_host_peak_expected("fp32", clb_host_peak_max_lanes("fp32") - 1,
+                                          clb_host_peak_max_rounds("fp32"));
+    assert_true((double)(float)top32 == top32);
+    assert_true((double)(float)(top32 - ldexp(1, -20)) == top32 - ldexp(1, -20));
+    double top64 = clb_host_peak_expected("fp64", clb_host_peak_max_lanes("fp64") - 1,
+                                          clb_host_peak_max_rounds("fp64"));
+    assert_true(top64 - ldexp(1, -30) != top64);
+    assert_true(clb_host_peak_expected("fp32", 3, 5) == 8 * ldexp(1, -20));
+    assert_int_equal(clb_host_peak_max_rounds("fp16"), 0);
+}
+
+/* Each supported kernel, on a few threads for a few rounds, gives every lane exactly. */
+static void every_supported_variant_verifies(void **state)
+{
+    size_t n;
+    const struct clb_host_peak_variant *const *v = clb_host_peak_variants(&n);
+    struct clb_cpu_isa isa;
+    char why[512] = "";
+
+    (void)state;
+    detect_with(NULL, &isa);
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i]->supported(&isa))
+            continue;
+        const unsigned threads = 3;
+        const uint64_t rounds = 1000;
+        size_t lanes = (size_t)threads * v[i]->acc * v[i]->lanes;
+        void *values = calloc(lanes, sizeof(double));
+        double seconds = -1;
+        assert_non_null(values);
+        assert_int_equal(clb_host_peak_call(v[i], threads, rounds, values, &seconds, why,
+                                            sizeof(why)), 0);
+        assert_true(seconds > 0);
+        if (!clb_host_peak_check(v[i], values, lanes, rounds, why, sizeof(why)))
+            fail_msg("%s %s: %s", v[i]->precision, v[i]->name, why);
+        assert_true(clb_host_peak_flops(v[i], threads, rounds) / seconds > 0);
+        /* Over the bound: refused, nothing run. */
+        assert_int_equal(clb_host_peak_call(v[i], 1, clb_host_peak_max_rounds(v[i]->precision) + 1,
+                                            values, &seconds, why, sizeof(why)), -1);
+        assert_non_null(strstr(why, "exactness bound"));
+        free(values);
+    }
+}
+
+static void run_fills_rows(void **state)
+{
+    static const char *const fp32[] = { "fp32" };
+    struct clb_micro_options opt = { .runs = 2, .target_s = 0.002, .all_variants = true };
+    struct clb_micro_results res = { 0 };
+    struct clb_cpu_isa isa;
+    size_t headlines = 0, ok = 0;
+
+    (void)state;
+    detect_with(NULL, &isa);
+    assert_int_equal(clb_host_peak_run(&opt, &res), 0);
+    for (size_t i = 0; i < res.n_rows; i++) {
+        const struct clb_micro_row *row = &res.rows[i];
+        assert_null(row->device);
+        assert_string_equal(row->backend, "host");
+        assert_string_equal(row->benchmark, "peak");
+        assert_string_equal(row->metric, "gflops");
+        headlines += row->headline;
+        if (row->status == CLB_ROW_UNAVAILABLE)
+            continue;
+        if (row->status != CLB_ROW_OK)
+            fail_msg("%s: %s", row->case_, row->reason);
+        ok++;
+        assert_int_equal(row->n_times, 2);
+        assert_true(row->value > 0 && row->best >= row->value);
+        assert_non_null(strstr(row->check, "every lane exact"));
+    }
+    assert_int_equal(headlines, 2);
+    assert_true(ok >= 2);
+    assert_true(clb_micro_peak(&res, NULL, "fp32") > 0);
+    clb_micro_results_finish(&res);
+
+    /* Default: the best variant per precision only, filtered by precision. */
+    opt = (struct clb_micro_options){ .runs = 1, .target_s = 0.001, .precisions = fp32,
+                                      .n_precisions = 1 };
+    assert_int_equal(clb_host_peak_run(&opt, &res), 0);
+    assert_int_equal(res.n_rows, 1);
+    assert_true(res.rows[0].headline && res.rows[0].status == CLB_ROW_OK);
+    char want[64];
+    snprintf(want, sizeof(want), "fp32 %s", clb_host_peak_pick(&isa, "fp32")->name);
+    assert_string_equal(res.rows[0].case_, want);
+    assert_int_equal(res.rows[0].width, clb_host_peak_pick(&isa, "fp32")->lanes);
+    clb_micro_results_finish(&res);
+}
+
+/* Right values for `threads` threads of v after `rounds` rounds. */
+static void *right_values(const struct clb_host_peak_variant *v, unsigned threads,
+                          uint64_t rounds, size_t *n)
+{
+    const bool fp64 = !strcmp(v->precision, "fp64");
+    *n = (size_t)threads * v->acc * v->lanes;
+    void *values = calloc(*n, sizeof(double));
+    assert_non_null(values);
+    for (size_t i = 0; i < *n; i++) {
+        double x = clb_host_peak_expected(v->precision, i, rounds);
+        if (fp64)
+            ((double *)values)[i] = x;
+        else
+            ((float *)values)[i] = (float)x;
+    }
+    return values;
+}
+
+static void set_lane(const struct clb_host_peak_variant *v, void *values, size_t i, double x)
+{
+    if (!strcmp(v->precision, "fp64"))
+        ((double *)values)[i] = x;
+    else
+        ((float *)values)[i] = (float)x;
+}
+
+static void corrupted_results_fail(void **state)
+{
+    size_t nv;
+    const struct clb_host_peak_variant *const *v = clb_host_peak_variants(&nv);
+    char why[512];
+
+    (void)state;
+    for (size_t k = 0; k < nv; k++) {
+        const uint64_t rounds = 4096;
+        const double q = clb_host_peak_expected(v[k]->precision, 1, 0);
+        const size_t per_thread = (size_t)v[k]->acc * v[k]->lanes;
+        size_t n;
+        void *values = right_values(v[k], 2, rounds, &n);
+
+        assert_true(clb_host_peak_check(v[k], values, n, rounds, why, sizeof(why)));
+        /* One lane one round short. */
+        size_t lane = per_thread + v[k]->lanes + (v[k]->lanes > 1);
+        set_lane(v[k], values, lane, clb_host_peak_expected(v[k]->precision, lane, rounds) - q);
+        assert_false(clb_host_peak_check(v[k], values, n, rounds, why, sizeof(why)));
+        assert_non_null(strstr(why, "1 of "));
+        assert_non_null(strstr(why, "(-1 rounds)"));
+        assert_non_null(strstr(why, "thread 1, accumulator 1"));
+        free(values);
+
+        /* Lane 0 computed once and broadcast to every lane. */
+        values = right_values(v[k], 2, rounds, &n);
+        for (size_t i = 1; i < n; i++)
+            set_lane(v[k], values, i, clb_host_peak_expected(v[k]->precision, 0, rounds));
+        assert_false(clb_host_peak_check(v[k], values, n, rounds, why, sizeof(why)));
+        free(values);
+
+        /* The second thread did nothing: its lanes still hold their starts. */
+        values = right_values(v[k], 2, rounds, &n);
+        for (size_t i = per_thread; i < n; i++)
+            set_lane(v[k], values, i, clb_host_peak_expected(v[k]->precision, i, 0));
+        assert_false(clb_host_peak_check(v[k], values, n, rounds, why, sizeof(why)));
+        assert_non_null(strstr(why, "thread 1, accumulator 0, lane 0"));
+        free(values);
+
+        /* Not a number. */
+        values = right_values(v[k], 1, rounds, &n);
+        set_lane(v[k], values, n - 1, NAN);
+        assert_false(clb_host_peak_check(v[k], values, n, rounds, why, sizeof(why)));
+        free(values);
+    }
+}
+
+/* A kernel that loses a round, run for real through the threads: the check catches it. */
+static const struct clb_host_peak_variant *scalar32;
+
+static void short_kernel(void *x, const void *aq, uint64_t rounds)
+{
+    scalar32->kernel(x, aq, rounds - 1);
+}
+
+static void short_kernel_is_caught(void **state)
+{
+    struct clb_cpu_isa isa;
+    char why[512];
+    double seconds;
+
+    (void)state;
+    detect_with("scalar", &isa);
+    scalar32 = clb_host_peak_pick(&isa, "fp32");
+    struct clb_host_peak_variant bad = *scalar32;
+    bad.kernel = short_kernel;
+    size_t n = (size_t)2 * bad.acc * bad.lanes;
+    float *values = calloc(n, sizeof(float));
+    assert_non_null(values);
+    assert_int_equal(clb_host_peak_call(&bad, 2, 100, values, &seconds, why, sizeof(why)), 0);
+    assert_false(clb_host_peak_check(&bad, values, n, 100, why, sizeof(why)));
+    assert_non_null(strstr(why, "24 of 24 lanes wrong"));
+    assert_true(clb_host_peak_check(&bad, values, n, 99, why, sizeof(why)));
+    free(values);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(detection_is_consistent),
+        cmocka_unit_test(fake_isa_lowers_and_dispatch_follows),
+        cmocka_unit_test(variant_table_is_complete),
+        cmocka_unit_test(exactness_bounds),
+        cmocka_unit_test(every_supported_variant_verifies),
+        cmocka_unit_test(run_fills_rows),
+        cmocka_unit_test(corrupted_results_fail),
+        cmocka_unit_test(short_kernel_is_caught),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
