@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/blascore.h"
 #include "clbench/cli.h"
 #include "config.h"
 
@@ -117,6 +118,13 @@ int main(int argc, char **argv)
         clb_options_help(cmd, stdout);
         rc = 0;
     } else {
+        const char *blas_core = cmd->blas_core ? cmd->blas_core(config) : NULL;
+        if (blas_core) {
+            /* May replace this process with one whose OpenBLAS loads other kernels. */
+            clb_blas_core_apply(blas_core, full_argv);
+            if (clb_blas_core_state()->note[0])
+                fprintf(stderr, "clbench: %s\n", clb_blas_core_state()->note);
+        }
         rc = cmd->run(config, n_operands, operands);
     }
     free(operands);

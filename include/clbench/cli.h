@@ -62,6 +62,13 @@ struct clb_command {
     /* Runs with the parsed config; returns an enum clb_exit value. */
     int (*run)(void *config, int n_operands, char **operands);
     int max_operands;     /* -1: any number */
+    /*
+     * Commands that run the OpenBLAS baseline: the --blas-core choice, or NULL
+     * when this run does not use OpenBLAS. main() applies it before run(),
+     * restarting the process when OpenBLAS must load other kernels
+     * (clbench/blascore.h). NULL hook: never.
+     */
+    const char *(*blas_core)(const void *config);
 };
 
 /* The registry, NULL-terminated (src/commands/registry.c). */

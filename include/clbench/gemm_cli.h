@@ -30,6 +30,8 @@ int clb_opt_mnk(const char *arg, void *field, struct clb_error *e);
 int clb_opt_precisions(const char *arg, void *field, struct clb_error *e);
 /* -b: names from the backend registry (or "all"). */
 int clb_opt_backends(const char *arg, void *field, struct clb_error *e);
+/* --blas-core: "auto", "as-is" or an OpenBLAS core name (letters, digits, '_', '-'). */
+int clb_opt_blas_core(const char *arg, void *field, struct clb_error *e);
 /* Integers and durations for option fields of type unsigned / uint64_t / double. */
 int clb_opt_uint(const char *arg, void *field, struct clb_error *e);         /* 0..1e6 */
 int clb_opt_positive(const char *arg, void *field, struct clb_error *e);     /* 1..1e6 */

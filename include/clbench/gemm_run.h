@@ -71,7 +71,11 @@ struct clb_gemm_row {
     unsigned n_verified;             /* results checked (first call, last call, ...) */
 
     double speedup;            /* gflops over the baseline row's; 0 when there is none */
-    double peak_gflops;        /* the device's measured peak in this precision; 0: unknown */
+    double device_peak_gflops; /* the device's peak in this precision, measured with
+                                  clbench's OpenCL kernel (clb_peak_run); 0: unknown */
+    double host_peak_gflops;   /* the host CPU's own FMA peak in this precision
+                                  (clb_host_peak_run), for host backends and OpenCL CPU
+                                  devices; 0: unknown or not this row's silicon */
     bool tuned;                /* the backend ran with stored tuned parameters */
     size_t order;              /* position in problem order (precision, shape, backend, device) */
 };

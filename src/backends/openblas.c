@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clbench/blascore.h"
+#include "clbench/cpu.h"
 #include "clbench/gemm.h"
 
 struct openblas_state {
@@ -12,16 +14,34 @@ struct openblas_state {
     void *c; /* m*n, the output */
 };
 
+static json_t *core_check_json(const struct clb_blas_core_state *s)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "cpu_isa", json_string(clb_cpu_level_name(s->cpu_level)));
+    json_object_set_new(o, "core_isa", s->core_known
+                                           ? json_string(clb_cpu_level_name(s->core_level))
+                                           : json_null());
+    json_object_set_new(o, "older_than_cpu", json_boolean(s->older));
+    json_object_set_new(o, "chosen_by", json_string(clb_blas_core_source_name(s->source)));
+    json_object_set_new(o, "openblas_picked", s->picked[0] ? json_string(s->picked) : json_null());
+    json_object_set_new(o, "requested", s->requested[0] ? json_string(s->requested) : json_null());
+    json_object_set_new(o, "note", s->note[0] ? json_string(s->note) : json_null());
+    return o;
+}
+
 static json_t *openblas_info(void)
 {
     const char *config = openblas_get_config();
+    const struct clb_blas_core_state *core = clb_blas_core_state();
     char version[32] = "unknown";
 
     /* The config string starts "OpenBLAS 0.3.21 ...". */
     sscanf(config, "OpenBLAS %31s", version);
-    return json_pack("{s:s, s:s, s:s, s:i, s:s}", "library", "OpenBLAS", "version", version,
-                     "core", openblas_get_corename(), "threads", openblas_get_num_threads(),
-                     "config", config);
+    return json_pack("{s:s, s:s, s:s, s:i, s:i, s:s, s:o}", "library", "OpenBLAS", "version",
+                     version, "core", core->core, "threads", openblas_get_num_threads(),
+                     "threads_available", (int)clb_cpu_count_available(), "config", config,
+                     "core_check", core_check_json(core));
 }
 
 static bool openblas_supports(const struct clb_device *dev, enum clb_precision p, char *why,
@@ -100,8 +120,7 @@ static void openblas_destroy(void *state)
 
 static void openblas_set_threads(unsigned n)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    openblas_set_num_threads(n ? (int)n : (int)(cores > 0 ? cores : 1));
+    openblas_set_num_threads((int)(n ? n : clb_cpu_count_available()));
 }
 
 static unsigned openblas_get_threads(void)

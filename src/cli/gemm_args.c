@@ -221,3 +221,17 @@ int clb_opt_scalar(const char *arg, void *field, struct clb_error *e)
 {
     return clb_parse_double(arg, -1e30, 1e30, field, e);
 }
+
+int clb_opt_blas_core(const char *arg, void *field, struct clb_error *e)
+{
+    size_t n = strlen(arg);
+
+    if (n == 0 || n > 31 || strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                        "0123456789_-") != n) {
+        clb_error_set(e, "expected auto, as-is or an OpenBLAS core name (e.g. SkylakeX), got "
+                         "'%.40s'", arg);
+        return -1;
+    }
+    *(const char **)field = arg;
+    return 0;
+}

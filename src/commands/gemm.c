@@ -4,7 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clbench/cpu.h"
 #include "clbench/gemm_cli.h"
+#include "clbench/hostpeak.h"
 #include "clbench/interrupt.h"
 #include "clbench/micro.h"
 #include "clbench/report.h"
@@ -23,6 +25,7 @@ struct gemm_config {
     bool no_peak;
     bool untuned;
     const char *output;
+    const char *blas_core;
 };
 
 #define GEMM_DEFAULT_SIZES "512,1024,2048"
@@ -50,8 +53,12 @@ static const struct clb_option gemm_options[] = {
     { "max-time", 0, "SECONDS",
       "Start no new result after this long; the rest show as skipped (default: no limit)",
       clb_opt_seconds, offsetof(struct gemm_config, max_time_s) },
-    { "threads", 0, "N", "OpenBLAS threads (default: all cores)", clb_opt_positive,
-      offsetof(struct gemm_config, threads) },
+    { "threads", 0, "N", "OpenBLAS threads (default: every CPU this process may use)",
+      clb_opt_positive, offsetof(struct gemm_config, threads) },
+    { "blas-core", 0, "MODE",
+      "OpenBLAS kernels: auto (switch to the CPU's instruction set when OpenBLAS picked older "
+      "ones), as-is, or a core name such as SkylakeX (default: auto)", clb_opt_blas_core,
+      offsetof(struct gemm_config, blas_core) },
     { "transfers", 0, NULL,
       "Also time end to end: host-to-device copy + GEMM + device-to-host copy", NULL,
       offsetof(struct gemm_config, transfers) },
@@ -65,7 +72,8 @@ static const struct clb_option gemm_options[] = {
       "Also run CLBlast with its built-in parameters (clblast-untuned) next to the tuned ones "
       "stored by 'clbench tune'", NULL, offsetof(struct gemm_config, untuned) },
     { "no-peak", 0, NULL,
-      "Do not measure each device's peak first (the \"% PEAK\" column stays empty)", NULL,
+      "Do not measure the host CPU's and each device's peak first (the % PEAK columns stay "
+      "empty)", NULL,
       offsetof(struct gemm_config, no_peak) },
     { "output", 'o', "FILE", "Also write the results to FILE.json or FILE.csv",
       clb_opt_string, offsetof(struct gemm_config, output) },
@@ -80,6 +88,18 @@ static void gemm_defaults(void *config)
     c->seed = 42;
     c->alpha = 1.0;
     c->beta = 0.0;
+    c->blas_core = "auto";
+}
+
+/* OpenBLAS runs as the baseline unless -b leaves every host backend out. */
+static const char *gemm_blas_core(const void *config)
+{
+    const struct gemm_config *c = config;
+
+    for (size_t i = 0; i < c->backends.n; i++)
+        if (!c->backends.v[i]->on_device)
+            return c->blas_core;
+    return c->backends.n ? NULL : c->blas_core;
 }
 
 static int write_report(FILE *out, enum clb_format fmt, const void *report)
@@ -147,21 +167,22 @@ static bool needs_devices(const struct gemm_config *cfg)
     return false;
 }
 
-/* Peak in the GEMM precisions (and, with `bandwidth`, memory bandwidth) of each device. */
+/*
+ * The limits the GEMM figures are held against: the host CPU's own FMA peak,
+ * and each device's peak (and, with `bandwidth`, its memory bandwidth), in
+ * the GEMM precisions.
+ */
 static void measure_limits(const struct gemm_config *cfg, const struct clb_selection *sel,
                            bool bandwidth, struct clb_micro_results *micro)
 {
     const char *precs[CLB_PRECISION_COUNT];
-    bool on_device = false;
-
-    for (size_t i = 0; i < cfg->backends.n; i++)
-        on_device |= cfg->backends.v[i]->on_device;
-    if (!on_device)
-        return;
     for (size_t i = 0; i < cfg->precisions.n; i++)
         precs[i] = clb_precision_name(cfg->precisions.v[i]);
     struct clb_micro_options mopt = { .runs = 3, .precisions = precs,
                                       .n_precisions = cfg->precisions.n };
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "[limits] peak of the host CPU ...\n");
+    clb_host_peak_run(&mopt, micro);
     for (size_t d = 0; d < sel->n_devices && !clb_interrupted(); d++) {
         struct clb_cl_env env;
         struct clb_error e;
@@ -231,10 +252,23 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     }
     meta.complete = !res.interrupted && !clb_interrupted();
     meta.signal = clb_interrupt_signal();
-    for (size_t i = 0; i < res.n_rows; i++)
-        if (res.rows[i].device)
-            res.rows[i].peak_gflops = clb_micro_peak(&micro, res.rows[i].device,
-                                                     clb_precision_name(res.rows[i].precision));
+    if (res.baseline && !cfg->threads && res.host_threads < clb_cpu_count_available())
+        fprintf(stderr, "clbench: warning: %s ran %u thread%s on %u available CPUs (is "
+                        "OPENBLAS_NUM_THREADS set, or was it built for fewer?): the CPU baseline "
+                        "used part of the CPU; --threads N to choose\n",
+                res.baseline->name, res.host_threads, res.host_threads == 1 ? "" : "s",
+                clb_cpu_count_available());
+    for (size_t i = 0; i < res.n_rows; i++) {
+        struct clb_gemm_row *row = &res.rows[i];
+        const char *prec = clb_precision_name(row->precision);
+        /* An OpenCL CPU device runs on the host's silicon: both peaks apply. */
+        const bool on_host = !row->device || (clb_device_u64(row->device, CLB_PROP_TYPE) &
+                                              CL_DEVICE_TYPE_CPU);
+        if (row->device)
+            row->device_peak_gflops = clb_micro_peak(&micro, row->device, prec);
+        if (on_host)
+            row->host_peak_gflops = clb_micro_peak(&micro, NULL, prec);
+    }
     struct clb_gemm_report report = { .meta = &meta, .micro = &micro, .show_micro = show_devices,
                                       .results = &res, .options = &opt,
                                       .devices = sel.devices, .n_devices = sel.n_devices };
@@ -276,6 +310,7 @@ const struct clb_command clb_cmd_gemm = {
     .config_size = sizeof(struct gemm_config),
     .defaults = gemm_defaults,
     .run = gemm_run,
+    .blas_core = gemm_blas_core,
 };
 
 const struct clb_command clb_cmd_run = {
@@ -287,4 +322,5 @@ const struct clb_command clb_cmd_run = {
     .config_size = sizeof(struct gemm_config),
     .defaults = gemm_defaults,
     .run = run_run,
+    .blas_core = gemm_blas_core,
 };

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "clbench/gemm_cli.h"
+#include "clbench/hostpeak.h"
 #include "clbench/interrupt.h"
 #include "clbench/report.h"
 #include "common.h"
@@ -123,6 +124,13 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
     if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
         return rc;
     clb_interrupt_install();
+    /* peak: the host CPU's own yardstick first, the limit a CPU device is held against. */
+    if (fn == clb_peak_run) {
+        opt.all_variants = cfg->verbose;
+        if (isatty(STDERR_FILENO))
+            fprintf(stderr, "peak host CPU ...\n");
+        clb_host_peak_run(&opt, &res);
+    }
     for (size_t i = 0; i < sel.n_devices && !clb_interrupted(); i++) {
         struct clb_cl_env env;
         if (isatty(STDERR_FILENO))

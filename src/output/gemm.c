@@ -59,24 +59,34 @@ static void bar(double v, double full, int width, char *buf, size_t len)
         snprintf(buf + used, len - used, "%s", eighths[units % 8]);
 }
 
+/* "93.1%", or "104.2% ^" above the peak (the peak was under-measured). */
+static bool percent(double gflops, double peak, char *buf, size_t len)
+{
+    if (!(peak > 0))
+        return false;
+    snprintf(buf, len, "%.1f%%%s", 100.0 * gflops / peak, gflops > peak ? " ^" : "");
+    return gflops > peak;
+}
+
 static int write_table(FILE *out, const struct clb_gemm_report *r)
 {
     const struct clb_gemm_results *res = r->results;
     const bool e2e = r->options->transfers;
-    const char *head[] = { "DEVICE",  "BACKEND", "PREC",    "M x N x K", "FIRST CALL",
-                           "MEDIAN",  "GFLOP/S", "% PEAK",  "SPREAD",    "SPEEDUP",
-                           "",        "CHECK",   "E2E",     "E2E GFLOP/S" };
-    size_t n_cols = e2e ? 14 : 12;
+    const char *head[] = { "DEVICE",     "BACKEND",     "PREC",   "M x N x K", "FIRST CALL",
+                           "MEDIAN",     "GFLOP/S",     "% DEV PEAK", "% HOST PEAK",
+                           "SPREAD",     "SPEEDUP",     "",       "CHECK",     "E2E",
+                           "E2E GFLOP/S" };
+    size_t n_cols = e2e ? 15 : 13;
     struct clb_table *t = clb_table_create(head, n_cols);
     double max_speedup = 1.0;
-    bool noisy = false;
+    bool noisy = false, above = false, dev_peak = false, host_peak = false;
 
     if (!t)
         return -1;
-    for (size_t c = 4; c <= 9; c++)
+    for (size_t c = 4; c <= 10; c++)
         clb_table_align_right(t, c);
-    clb_table_align_right(t, 12);
     clb_table_align_right(t, 13);
+    clb_table_align_right(t, 14);
     for (size_t i = 0; i < res->n_rows; i++)
         if (res->rows[i].speedup > max_speedup)
             max_speedup = res->rows[i].speedup;
@@ -85,7 +95,7 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
         const struct clb_gemm_row *row = &res->rows[i];
         char dev[160], shape[64], first[32] = "", med[32] = "", gf[48] = "", spread[32] = "",
              speed[32] = "", bars[64] = "", check[700], e2e_t[32] = "", e2e_gf[32] = "",
-             pct[16] = "";
+             pct_dev[16] = "", pct_host[16] = "";
         const bool m = clb_gemm_row_measured(row);
 
         device_label(row, dev, sizeof(dev));
@@ -104,8 +114,10 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
             snprintf(gf, sizeof(gf), "unverified");
         if (m && row->status == CLB_ROW_OK) {
             clb_format_flops(row->gflops, gf, sizeof(gf));
-            if (row->peak_gflops > 0)
-                snprintf(pct, sizeof(pct), "%.1f%%", 100.0 * row->gflops / row->peak_gflops);
+            above |= percent(row->gflops, row->device_peak_gflops, pct_dev, sizeof(pct_dev));
+            above |= percent(row->gflops, row->host_peak_gflops, pct_host, sizeof(pct_host));
+            dev_peak |= row->device_peak_gflops > 0;
+            host_peak |= row->host_peak_gflops > 0;
         }
         if (row->speedup > 0) {
             snprintf(speed, sizeof(speed), "%.2fx", row->speedup);
@@ -118,9 +130,9 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
         char backend[48];
         snprintf(backend, sizeof(backend), "%s%s", row->backend->name,
                  row->tuned ? " (tuned)" : "");
-        const char *cells[] = { dev,   backend, clb_precision_name(row->precision),
-                                shape, first, med, gf, pct, spread, speed, bars, check, e2e_t,
-                                e2e_gf };
+        const char *cells[] = { dev,      backend, clb_precision_name(row->precision),
+                                shape,    first,   med, gf, pct_dev, pct_host, spread, speed,
+                                bars,     check,   e2e_t, e2e_gf };
         if (clb_table_add(t, cells)) {
             clb_table_destroy(t);
             return -1;
@@ -128,6 +140,16 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
     }
     clb_table_print(t, out);
     clb_table_destroy(t);
+    if (dev_peak)
+        fprintf(out, "%% DEV PEAK: of the device's own peak, measured with clbench's OpenCL "
+                     "kernel (clbench peak)\n");
+    if (host_peak)
+        fprintf(out, "%% HOST PEAK: of the host CPU's own FMA peak, measured in C on every "
+                     "available CPU (host CPU rows of clbench peak)\n");
+    if (above)
+        fprintf(out, "^ above the measured peak: the peak was under-measured (the machine was "
+                     "busy while it ran, or the peak kernel is slower than this code); rerun "
+                     "clbench peak\n");
     if (noisy)
         fprintf(out, "! spread (coefficient of variation of the timed calls) above %.0f%%: "
                      "the machine was busy or the clock ramped; rerun with --min-time\n",
@@ -184,13 +206,19 @@ static void write_summary(FILE *out, const struct clb_gemm_report *r)
             fputc('\n', out);
         }
         const struct clb_gemm_row *dev_row = best->device ? best : best_dev;
-        if (dev_row && dev_row->peak_gflops > 0) {
-            char peak[32];
-            clb_format_flops(dev_row->peak_gflops, peak, sizeof(peak));
+        char peak[32];
+        if (dev_row && dev_row->device_peak_gflops > 0) {
+            clb_format_flops(dev_row->device_peak_gflops, peak, sizeof(peak));
             fprintf(out, "%s %s on %s reached %.0f%% of this device's measured peak (%s)\n",
                     dev_row->backend->name, clb_precision_name(p),
                     clb_device_str(dev_row->device, CLB_PROP_NAME),
-                    100.0 * dev_row->gflops / dev_row->peak_gflops, peak);
+                    100.0 * dev_row->gflops / dev_row->device_peak_gflops, peak);
+        }
+        if (base && base->host_peak_gflops > 0) {
+            clb_format_flops(base->host_peak_gflops, peak, sizeof(peak));
+            fprintf(out, "%s %s reached %.0f%% of the host CPU's own FMA peak (%s)\n",
+                    base->backend->name, clb_precision_name(p),
+                    100.0 * base->gflops / base->host_peak_gflops, peak);
         }
     }
 }
@@ -272,9 +300,23 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     }
     if (row->speedup > 0)
         json_object_set_new(o, "speedup", json_real(row->speedup));
-    if (row->peak_gflops > 0 && row->status == CLB_ROW_OK && clb_gemm_row_measured(row)) {
-        json_object_set_new(o, "peak_gflops", json_real(row->peak_gflops));
-        json_object_set_new(o, "percent_of_peak", json_real(100.0 * row->gflops / row->peak_gflops));
+    if (row->status == CLB_ROW_OK && clb_gemm_row_measured(row)) {
+        if (row->device_peak_gflops > 0) {
+            json_object_set_new(o, "device_peak_gflops", json_real(row->device_peak_gflops));
+            json_object_set_new(o, "percent_of_device_peak",
+                                json_real(100.0 * row->gflops / row->device_peak_gflops));
+        }
+        if (row->host_peak_gflops > 0) {
+            json_object_set_new(o, "host_peak_gflops", json_real(row->host_peak_gflops));
+            json_object_set_new(o, "percent_of_host_peak",
+                                json_real(100.0 * row->gflops / row->host_peak_gflops));
+        }
+        if (row->device_peak_gflops > 0 || row->host_peak_gflops > 0)
+            json_object_set_new(o, "above_peak",
+                                json_boolean((row->device_peak_gflops > 0 &&
+                                              row->gflops > row->device_peak_gflops) ||
+                                             (row->host_peak_gflops > 0 &&
+                                              row->gflops > row->host_peak_gflops)));
     }
     if (row->n_verified)
         json_object_set_new(

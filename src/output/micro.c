@@ -20,6 +20,24 @@ static bool shown(const struct clb_micro_row *row, bool verbose)
     return verbose || strcmp(row->benchmark, "peak") || row->headline;
 }
 
+/* "0:0 NAME", or "host CPU" for the host's own yardstick. */
+static void device_label(const struct clb_micro_row *row, char *buf, size_t len)
+{
+    if (row->device)
+        snprintf(buf, len, "%u:%u %s", row->device->platform_index, row->device->device_index,
+                 clb_device_str(row->device, CLB_PROP_NAME));
+    else
+        snprintf(buf, len, "host CPU");
+}
+
+static void device_id(const struct clb_micro_row *row, char *buf, size_t len)
+{
+    if (row->device)
+        snprintf(buf, len, "%u:%u", row->device->platform_index, row->device->device_index);
+    else
+        snprintf(buf, len, "host");
+}
+
 int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool verbose)
 {
     static const char *const head[] = { "DEVICE", "BENCHMARK", "CASE",   "FIGURE",
@@ -35,13 +53,17 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
         char dev[160], fig[48] = "", best[48] = "", med[32] = "", spread[32] = "", check[600];
         if (!shown(row, verbose))
             continue;
-        snprintf(dev, sizeof(dev), "%u:%u %s", row->device->platform_index,
-                 row->device->device_index, clb_device_str(row->device, CLB_PROP_NAME));
+        device_label(row, dev, sizeof(dev));
         if (row->n_times && (row->status == CLB_ROW_OK || row->status == CLB_ROW_FAILED)) {
-            figure(row->metric, row->value, fig, sizeof(fig));
-            figure(row->metric, row->best, best, sizeof(best));
             clb_format_seconds(row->time_s.median, med, sizeof(med));
             snprintf(spread, sizeof(spread), "±%.1f%%", row->time_s.cv * 100.0);
+        }
+        /* A figure from a wrong result means nothing. */
+        if (row->n_times && row->status == CLB_ROW_OK) {
+            figure(row->metric, row->value, fig, sizeof(fig));
+            figure(row->metric, row->best, best, sizeof(best));
+        } else if (row->n_times && row->status == CLB_ROW_FAILED) {
+            snprintf(fig, sizeof(fig), "unverified");
         }
         if (row->status == CLB_ROW_OK)
             snprintf(check, sizeof(check), "OK");
@@ -78,13 +100,13 @@ static json_t *row_json(const struct clb_micro_row *row)
     const bool measured = row->n_times && (row->status == CLB_ROW_OK ||
                                            row->status == CLB_ROW_FAILED);
 
-    snprintf(id, sizeof(id), "%u:%u", row->device->platform_index, row->device->device_index);
+    device_id(row, id, sizeof(id));
     json_object_set_new(o, "benchmark", json_string(row->benchmark));
     json_object_set_new(o, "case", json_string(row->case_));
     json_object_set_new(o, "metric", json_string(row->metric));
     json_object_set_new(o, "device", json_string(id));
-    json_object_set_new(o, "device_name", json_string(clb_device_str(row->device, CLB_PROP_NAME)));
-    json_object_set_new(o, "backend", json_string("clbench"));
+    json_object_set_new(o, "device_name", json_string(row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU"));
+    json_object_set_new(o, "backend", json_string(row->backend ? row->backend : "clbench"));
     json_object_set_new(o, "baseline", json_false());
     json_object_set_new(o, "config", config_json(row, measured));
     if (row->precision)
@@ -151,8 +173,10 @@ static int write_csv(FILE *out, const struct clb_micro_report *r)
         const struct clb_micro_row *row = &r->results->rows[i];
         if (!shown(row, r->verbose))
             continue;
-        fprintf(out, "%u:%u,", row->device->platform_index, row->device->device_index);
-        clb_csv_field(out, clb_device_str(row->device, CLB_PROP_NAME));
+        char id[32];
+        device_id(row, id, sizeof(id));
+        fprintf(out, "%s,", id);
+        clb_csv_field(out, row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU");
         fprintf(out, ",%s,", row->benchmark);
         clb_csv_field(out, row->case_);
         fprintf(out, ",%s,%s,", row->metric, clb_row_status_name(row->status));

@@ -70,7 +70,8 @@ void clb_result_libraries_text(FILE *out, const struct clb_gemm_backend *const *
                 json_string_value(json_object_get(info, "library")),
                 json_string_value(json_object_get(info, "version")));
         json_object_foreach(info, key, v) {
-            if (!strcmp(key, "library") || !strcmp(key, "version") || !strcmp(key, "config"))
+            if (!strcmp(key, "library") || !strcmp(key, "version") || !strcmp(key, "config") ||
+                !(json_is_string(v) || json_is_integer(v)))
                 continue;
             fprintf(out, "%s%s ", extra++ ? ", " : " (", key);
             if (json_is_string(v))
@@ -79,6 +80,11 @@ void clb_result_libraries_text(FILE *out, const struct clb_gemm_backend *const *
                 fprintf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
         }
         fputs(extra ? ")\n" : "\n", out);
+        /* What decided the library's kernels, when there is something to say. */
+        const char *note = json_string_value(json_object_get(json_object_get(info, "core_check"),
+                                                             "note"));
+        if (note)
+            fprintf(out, "%s: %s\n", backends[b]->name, note);
         json_decref(info);
     }
 }

@@ -1,0 +1,269 @@
+/* OpenBLAS's kernels against the CPU: the table of cores, the decision, the restart. */
+#include "clbench/blascore.h"
+
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+/* Set for the restarted process only: what OpenBLAS had picked, and who switched. */
+#define ENV_FROM "CLBENCH_BLAS_CORE_FROM"
+#define ENV_BY "CLBENCH_BLAS_CORE_BY"
+
+static const struct {
+    const char *name;
+    enum clb_cpu_level level;
+} cores[] = {
+    /* x86-64: the level of the kernels each core's table uses for GEMM */
+    { "Katmai", CLB_CPU_SSE2 },        { "Coppermine", CLB_CPU_SSE2 },
+    { "Northwood", CLB_CPU_SSE2 },     { "Banias", CLB_CPU_SSE2 },
+    { "Athlon", CLB_CPU_SSE2 },        { "Opteron", CLB_CPU_SSE2 },
+    { "Prescott", CLB_CPU_SSE3 },      { "Opteron_SSE3", CLB_CPU_SSE3 },
+    { "Opteron(SSE3)", CLB_CPU_SSE3 }, { "Nano", CLB_CPU_SSE3 },
+    { "Barcelona", CLB_CPU_SSE3 },     { "Core2", CLB_CPU_SSE3 },
+    { "Penryn", CLB_CPU_SSE3 },        { "Dunnington", CLB_CPU_SSE3 },
+    { "Atom", CLB_CPU_SSE3 },          { "Bobcat", CLB_CPU_SSE3 },
+    { "Nehalem", CLB_CPU_SSE4_2 },     { "Sandybridge", CLB_CPU_AVX },
+    { "Bulldozer", CLB_CPU_AVX },      { "Piledriver", CLB_CPU_AVX },
+    { "Steamroller", CLB_CPU_AVX },    { "Excavator", CLB_CPU_AVX2_FMA },
+    { "Haswell", CLB_CPU_AVX2_FMA },   { "Zen", CLB_CPU_AVX2_FMA },
+    { "SkylakeX", CLB_CPU_AVX512 },    { "Cooperlake", CLB_CPU_AVX512_BF16 },
+    { "SapphireRapids", CLB_CPU_AVX512_BF16 },
+    /* aarch64 */
+    { "ARMV8", CLB_CPU_NEON },         { "CortexA53", CLB_CPU_NEON },
+    { "CortexA55", CLB_CPU_NEON },     { "CortexA57", CLB_CPU_NEON },
+    { "CortexA72", CLB_CPU_NEON },     { "CortexA73", CLB_CPU_NEON },
+    { "CortexX1", CLB_CPU_NEON },      { "Falkor", CLB_CPU_NEON },
+    { "ThunderX", CLB_CPU_NEON },      { "ThunderX2T99", CLB_CPU_NEON },
+    { "ThunderX3T110", CLB_CPU_NEON }, { "TSV110", CLB_CPU_NEON },
+    { "EMAG8180", CLB_CPU_NEON },      { "NeoverseN1", CLB_CPU_NEON },
+    { "VORTEX", CLB_CPU_NEON },        { "NeoverseV1", CLB_CPU_SVE },
+    { "NeoverseN2", CLB_CPU_SVE },     { "NeoverseV2", CLB_CPU_SVE },
+    { "A64FX", CLB_CPU_SVE },          { "ARMV8SVE", CLB_CPU_SVE },
+};
+
+bool clb_blas_core_level(const char *core, enum clb_cpu_level *level)
+{
+    for (size_t i = 0; core && i < sizeof(cores) / sizeof(cores[0]); i++) {
+        if (!strcasecmp(core, cores[i].name)) {
+            *level = cores[i].level;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *clb_blas_core_for(enum clb_cpu_level cpu)
+{
+    switch (cpu) {
+    case CLB_CPU_SSE2:
+    case CLB_CPU_SSE3:
+        return "Prescott";
+    case CLB_CPU_SSE4_2:
+        return "Nehalem";
+    case CLB_CPU_AVX:
+        return "Sandybridge";
+    case CLB_CPU_AVX2_FMA:
+        return "Haswell";
+    case CLB_CPU_AVX512:
+        return "SkylakeX";
+    case CLB_CPU_AVX512_BF16:
+        return "Cooperlake";
+    case CLB_CPU_SVE:
+        return "NeoverseV1";
+    case CLB_CPU_SCALAR:
+    case CLB_CPU_NEON: /* no core uses more than NEON without SVE */
+        break;
+    }
+    return NULL;
+}
+
+static bool arm(enum clb_cpu_level l)
+{
+    return l == CLB_CPU_NEON || l == CLB_CPU_SVE;
+}
+
+bool clb_blas_core_older(enum clb_cpu_level core, enum clb_cpu_level cpu)
+{
+    /* bf16 instructions do nothing for fp32 and fp64 GEMM. */
+    if (core == CLB_CPU_AVX512_BF16)
+        core = CLB_CPU_AVX512;
+    if (cpu == CLB_CPU_AVX512_BF16)
+        cpu = CLB_CPU_AVX512;
+    if (cpu == CLB_CPU_SCALAR || arm(core) != arm(cpu))
+        return false;
+    return core < cpu;
+}
+
+const char *clb_blas_core_source_name(enum clb_blas_core_source s)
+{
+    static const char *const names[] = { [CLB_BLAS_CORE_OPENBLAS] = "openblas",
+                                         [CLB_BLAS_CORE_USER] = "user",
+                                         [CLB_BLAS_CORE_OPTION] = "option",
+                                         [CLB_BLAS_CORE_CLBENCH] = "clbench" };
+    return names[s];
+}
+
+void clb_blas_core_decide(const char *mode, const char *current, const char *user_coretype,
+                          enum clb_cpu_level cpu, struct clb_blas_core_decision *out)
+{
+    enum clb_cpu_level level;
+    const char *better;
+
+    memset(out, 0, sizeof(*out));
+    out->source = user_coretype ? CLB_BLAS_CORE_USER : CLB_BLAS_CORE_OPENBLAS;
+    if (!strcmp(mode, "as-is"))
+        return;
+    if (strcmp(mode, "auto") != 0) {
+        out->source = CLB_BLAS_CORE_OPTION;
+        if (strcasecmp(mode, current) != 0) {
+            out->switch_core = true;
+            snprintf(out->want, sizeof(out->want), "%s", mode);
+        }
+        return;
+    }
+    if (user_coretype || !clb_blas_core_level(current, &level) ||
+        !clb_blas_core_older(level, cpu) || !(better = clb_blas_core_for(cpu)) ||
+        !strcasecmp(better, current))
+        return;
+    out->switch_core = true;
+    out->source = CLB_BLAS_CORE_CLBENCH;
+    snprintf(out->want, sizeof(out->want), "%s", better);
+}
+
+static struct clb_blas_core_state state;
+static bool state_ready;
+
+/* Fills the level fields and the note from core, source, picked, requested. */
+static void finish_state(const char *mode)
+{
+    struct clb_blas_core_state *s = &state;
+    const char *cpu = clb_cpu_level_name(s->cpu_level);
+    const char *better = clb_blas_core_for(s->cpu_level);
+
+    s->core_known = clb_blas_core_level(s->core, &s->core_level);
+    s->older = s->core_known && clb_blas_core_older(s->core_level, s->cpu_level);
+    s->warn = s->older;
+    state_ready = true;
+    if (s->requested[0] && strcasecmp(s->requested, s->core) != 0) {
+        s->warn = true;
+        snprintf(s->note, sizeof(s->note),
+                 "warning: OpenBLAS did not take core %.31s (OPENBLAS_CORETYPE) and runs %.31s; "
+                 "--blas-core NAME names a core it knows",
+                 s->requested, s->core);
+        return;
+    }
+    if (s->picked[0] && s->source == CLB_BLAS_CORE_CLBENCH) {
+        enum clb_cpu_level was = CLB_CPU_SCALAR;
+        clb_blas_core_level(s->picked, &was);
+        snprintf(s->note, sizeof(s->note),
+                 "note: OpenBLAS picked core %.31s (%s kernels) on this %s CPU; clbench "
+                 "restarted it with OPENBLAS_CORETYPE=%.31s (--blas-core as-is keeps %.31s)",
+                 s->picked, clb_cpu_level_name(was), cpu, s->core, s->picked);
+        return;
+    }
+    if (!s->core_known) {
+        snprintf(s->note, sizeof(s->note),
+                 "note: OpenBLAS core %.31s is not in clbench's table: not checked against this %s "
+                 "CPU",
+                 s->core, cpu);
+        return;
+    }
+    if (!s->older)
+        return;
+    if (s->source == CLB_BLAS_CORE_USER)
+        snprintf(s->note, sizeof(s->note),
+                 "warning: OPENBLAS_CORETYPE=%.31s from the environment runs %s kernels on this %s "
+                 "CPU: the CPU baseline is slower than this CPU can be%s%s",
+                 s->core, clb_cpu_level_name(s->core_level), cpu,
+                 better ? "; unset it, or --blas-core " : "", better ? better : "");
+    else
+        snprintf(s->note, sizeof(s->note),
+                 "warning: OpenBLAS runs core %.31s (%s kernels) on this %s CPU: the CPU baseline "
+                 "is slower than this CPU can be%s%s%s",
+                 s->core, clb_cpu_level_name(s->core_level), cpu,
+                 better && !strcmp(mode, "as-is") ? "; --blas-core auto picks " : "",
+                 better && !strcmp(mode, "as-is") ? better : "",
+                 !better ? "; no better core is known to clbench" : "");
+}
+
+static void observe(const char *mode)
+{
+    struct clb_cpu_isa isa;
+    const char *fake = getenv("CLBENCH_FAKE_BLAS_CORE");
+    const char *user = getenv("OPENBLAS_CORETYPE");
+    const char *from = getenv(ENV_FROM), *by = getenv(ENV_BY);
+
+    memset(&state, 0, sizeof(state));
+    clb_cpu_isa_detect(&isa);
+    state.cpu_level = clb_cpu_isa_level(&isa);
+    if (from) {
+        /* The restarted process: OpenBLAS loaded with the core clbench asked for. */
+        snprintf(state.core, sizeof(state.core), "%s", openblas_get_corename());
+        snprintf(state.picked, sizeof(state.picked), "%s", from);
+        snprintf(state.requested, sizeof(state.requested), "%s", user ? user : "");
+        state.source = by && !strcmp(by, "option") ? CLB_BLAS_CORE_OPTION
+                                                   : CLB_BLAS_CORE_CLBENCH;
+        unsetenv(ENV_FROM);
+        unsetenv(ENV_BY);
+    } else {
+        snprintf(state.core, sizeof(state.core), "%s",
+                 fake && *fake ? fake : openblas_get_corename());
+        if (user && *user) {
+            snprintf(state.requested, sizeof(state.requested), "%s", user);
+            state.source = CLB_BLAS_CORE_USER;
+        }
+    }
+    finish_state(mode);
+}
+
+void clb_blas_core_apply(const char *mode, char **argv)
+{
+    struct clb_blas_core_decision d;
+    const char *user = getenv("OPENBLAS_CORETYPE");
+    char self[4096], current[32];
+
+    if (getenv(ENV_FROM)) {
+        observe(mode);
+        return;
+    }
+    observe(mode);
+    snprintf(current, sizeof(current), "%s", state.core);
+    clb_blas_core_decide(mode, current, user && *user ? user : NULL, state.cpu_level, &d);
+    if (!d.switch_core) {
+        if (d.source == CLB_BLAS_CORE_OPTION)
+            state.source = CLB_BLAS_CORE_OPTION;
+        return;
+    }
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        setenv("OPENBLAS_CORETYPE", d.want, 1);
+        setenv(ENV_FROM, current, 1);
+        setenv(ENV_BY, clb_blas_core_source_name(d.source), 1);
+        unsetenv("CLBENCH_FAKE_BLAS_CORE");
+        fflush(NULL);
+        execv(self, argv);
+        /* Still here: restore what the run will really use. */
+        unsetenv(ENV_FROM);
+        unsetenv(ENV_BY);
+        if (user)
+            setenv("OPENBLAS_CORETYPE", user, 1);
+        else
+            unsetenv("OPENBLAS_CORETYPE");
+    }
+    state.warn = true;
+    snprintf(state.note, sizeof(state.note),
+             "warning: could not restart clbench with OPENBLAS_CORETYPE=%.31s: the CPU "
+             "baseline runs core %.31s; set OPENBLAS_CORETYPE=%.31s yourself",
+             d.want, state.core, d.want);
+}
+
+const struct clb_blas_core_state *clb_blas_core_state(void)
+{
+    if (!state_ready)
+        observe("as-is");
+    return &state;
+}
