@@ -272,6 +272,10 @@ static void measure(const struct clb_host_peak_variant *v, unsigned threads,
         rounds = (uint64_t)fmin((double)max_rounds, (double)rounds * fmin(grow, 64.0));
     }
     row->work = clb_host_peak_flops(v, threads, rounds);
+    /* One untimed call at the final size: the first one after sizing ran at about half
+     * speed on the development machine (clocks and thread placement settling). */
+    if (clb_host_peak_call(v, threads, rounds, values, &seconds, why, sizeof(why)))
+        goto fault;
     if (!(row->times_s = calloc(runs, sizeof(double)))) {
         snprintf(why, sizeof(why), "out of host memory");
         goto fault;
