@@ -19,6 +19,13 @@ struct clb_devices_report {
     bool verbose;
 };
 
+/*
+ * A device as people read it, "0:1 NAME", and as files name it, "0:1"; NULL
+ * is the host CPU itself: "host CPU" and "host".
+ */
+void clb_device_label(const struct clb_device *dev, char *buf, size_t len);
+void clb_device_id(const struct clb_device *dev, char *buf, size_t len);
+
 /* Returns 0, or -1 when writing failed (e.g. out of memory). */
 int clb_devices_write(FILE *out, enum clb_format fmt, const struct clb_devices_report *r);
 

@@ -1,8 +1,11 @@
 #include "clbench/verify.h"
+#include "clbench/cpu.h"
 #include "clbench/rng.h"
 
 #include <cblas.h>
 #include <float.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,9 +86,10 @@ struct clb_gemm_reference {
     long double *zx, *zy;   /* V*m: alpha A (B x) + beta C0 x;  V*n: alpha (y'A) B + beta y'C0 */
     double *ex, *ey;        /* their error bounds */
     double *wx, *wy;        /* modelled residual variance, but for the result's own rounding */
-    struct csum *col_sum;   /* V*n: scratch for verify */
-    long double *col_abs;
-    double *col_sq;
+    /* verify's scratch, V*m rows then V*n columns: residual, its reference error bound,
+     * modelled variance, reference value; and per row the first non-finite column or -1 */
+    double *res, *res_err, *res_var, *res_ref;
+    int64_t *bad_col;
 };
 
 static uint64_t mnk_or_max(struct clb_gemm_shape s)
@@ -119,8 +123,8 @@ uint64_t clb_gemm_reference_bytes(struct clb_gemm_shape s, enum clb_precision p)
 {
     const enum clb_verify_source src = auto_source(s, p);
 
-    if (src == CLB_VERIFY_SOURCE_FREIVALDS) /* vectors and scratch */
-        return ((s.m + s.n) * 128 + s.k * 160) * CLB_VERIFY_VECTORS;
+    if (src == CLB_VERIFY_SOURCE_FREIVALDS) /* vectors, scratch, one range's accumulators */
+        return ((s.m + s.n) * 200 + s.k * 64) * CLB_VERIFY_VECTORS;
     if (src == CLB_VERIFY_SOURCE_NAIVE) /* R, tolerance, variance */
         return s.m * s.n * 24 + s.n * 24;
     /* and P while it is made, and the widened A and B */
@@ -281,8 +285,59 @@ static void random_weights(double *w, size_t n, uint64_t *seed)
 }
 
 /*
- * The reference side of Freivalds' check, both directions. For each output
- * row i, with x the row weights (columns likewise with y):
+ * Splits [0, n) into ranges run on up to one thread per available CPU, each
+ * calling fn(ctx, begin, end); small jobs (n * cost below a few million
+ * operations) and ranges whose thread cannot start run on the caller.
+ * Every output is written by the one range that owns it: no locks.
+ */
+typedef void (*range_fn)(void *ctx, uint64_t begin, uint64_t end);
+
+struct range_job {
+    pthread_t tid;
+    range_fn fn;
+    void *ctx;
+    uint64_t begin, end;
+};
+
+static void *range_main(void *arg)
+{
+    struct range_job *j = arg;
+    j->fn(j->ctx, j->begin, j->end);
+    return NULL;
+}
+
+static void parallel_for(uint64_t n, uint64_t cost, range_fn fn, void *ctx)
+{
+    enum { MAX_THREADS = 256 };
+    struct range_job jobs[MAX_THREADS];
+    bool started[MAX_THREADS] = { false };
+    uint64_t threads = clb_cpu_count_available();
+
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    if (threads > n)
+        threads = n;
+    if (n * cost < (UINT64_C(1) << 22) || threads < 2) {
+        fn(ctx, 0, n);
+        return;
+    }
+    for (uint64_t t = 0; t < threads; t++)
+        jobs[t] = (struct range_job){ .fn = fn, .ctx = ctx, .begin = n * t / threads,
+                                      .end = n * (t + 1) / threads };
+    for (uint64_t t = 1; t < threads; t++)
+        started[t] = pthread_create(&jobs[t].tid, NULL, range_main, &jobs[t]) == 0;
+    for (uint64_t t = 0; t < threads; t++)
+        if (!started[t])
+            fn(ctx, jobs[t].begin, jobs[t].end);
+    for (uint64_t t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(jobs[t].tid, NULL);
+}
+
+/*
+ * The reference side of Freivalds' check, both directions, in four passes
+ * that each stream one input once. For each output row i and vector x (the
+ * columns likewise with y):
  *   zx_i = alpha sum_k a_ik (B x)_k + beta (C0 x)_i      compensated, long double
  *   ex_i = a bound on zx_i's own error: the sums', the products' (one rounding
  *          each in long double) and (B x)'s carried through |A|
@@ -291,111 +346,99 @@ static void random_weights(double *w, size_t n, uint64_t *seed)
  *          which verify adds from the result itself
  * Weights times inputs are exact in long double (5 + 53 bits at most).
  */
-struct vec_ref {
-    struct csum *sum;   /* per output: the compensated sum */
-    long double *abs;   /* sum of the terms' magnitudes */
-    double *carried;    /* error carried in from an earlier product */
-    double *sq;         /* sum of squared terms (weights included) */
+struct freivalds_job {
+    struct clb_gemm_reference *r;
+    const void *c;                  /* verify: the result */
+    long double *bx, *ya;           /* V*K: B x and y'A */
+    double *bx_err, *ya_err;        /* their error bounds */
+    double *bx_sq, *ya_sq;          /* sum_j b_kj^2 x_j^2, sum_i y_i^2 a_ik^2 */
+    atomic_bool oom;                /* a range could not get its scratch memory */
 };
 
-static int vec_ref_init(struct vec_ref *v, size_t n)
+/* Per-output accumulators for a range of outputs, V vectors each. */
+struct accs {
+    struct csum *sum;
+    long double *abs;
+    double *sq, *carried;
+};
+
+static int accs_init(struct accs *a, size_t n)
 {
-    v->sum = calloc(n, sizeof(*v->sum));
-    v->abs = calloc(n, sizeof(*v->abs));
-    v->carried = calloc(n, sizeof(*v->carried));
-    v->sq = calloc(n, sizeof(*v->sq));
-    return v->sum && v->abs && v->carried && v->sq ? 0 : -1;
+    a->sum = calloc(n, sizeof(*a->sum));
+    a->abs = calloc(n, sizeof(*a->abs));
+    a->sq = calloc(n, sizeof(*a->sq));
+    a->carried = calloc(n, sizeof(*a->carried));
+    return a->sum && a->abs && a->sq && a->carried ? 0 : -1;
 }
 
-static void vec_ref_finish(struct vec_ref *v)
+static void accs_finish(struct accs *a)
 {
-    free(v->sum);
-    free(v->abs);
-    free(v->carried);
-    free(v->sq);
+    free(a->sum);
+    free(a->abs);
+    free(a->sq);
+    free(a->carried);
 }
 
-/* Error bound of entry i: the sum's, one rounding per product, what was carried. */
-static double vec_ref_err(const struct vec_ref *v, size_t i, uint64_t terms, long double value)
+/* Pass 1, over rows q of B: (B x)_q for every vector. */
+static void pass_bx(void *ctx, uint64_t begin, uint64_t end)
 {
-    return csum_err(value, v->abs[i], terms) + (double)(U_LD * v->abs[i]) + v->carried[i];
+    struct freivalds_job *job = ctx;
+    const struct clb_gemm_data *d = job->r->data;
+    const uint64_t n = d->shape.n, K = d->shape.k;
+    const double *x = job->r->x;
+
+    for (uint64_t q = begin; q < end; q++) {
+        struct csum s[V] = { { 0, 0 } };
+        long double abs[V] = { 0 };
+        double sq[V] = { 0 };
+        for (uint64_t j = 0; j < n; j++) {
+            const long double b = clb_gemm_load(d->precision, d->b, q * n + j);
+            for (unsigned v = 0; v < V; v++) {
+                const long double t = b * x[v * n + j];
+                csum_add(&s[v], t);
+                abs[v] += fabsl(t);
+                sq[v] += (double)(t * t);
+            }
+        }
+        for (unsigned v = 0; v < V; v++) {
+            job->bx[v * K + q] = csum_value(&s[v]);
+            job->bx_err[v * K + q] = csum_err(job->bx[v * K + q], abs[v], n);
+            job->bx_sq[v * K + q] = sq[v];
+        }
+    }
 }
 
-static int freivalds_create(struct clb_gemm_reference *r, uint64_t seed)
+/* Pass 2, over rows i: alpha A (B x) + beta C0 x. */
+static void pass_rows(void *ctx, uint64_t begin, uint64_t end)
 {
+    struct freivalds_job *job = ctx;
+    struct clb_gemm_reference *r = job->r;
     const struct clb_gemm_data *d = r->data;
     const enum clb_precision pr = d->precision;
     const uint64_t m = d->shape.m, n = d->shape.n, K = d->shape.k;
     const double half_k3 = ((double)K + 3) / 2, alpha2 = d->alpha * d->alpha;
-    const double beta2_3 = 3 * d->beta * d->beta;
-    struct vec_ref bx = { 0 }, ya = { 0 }, cols = { 0 }, c0y = { 0 };
-    long double *bxv = malloc(V * K * sizeof(*bxv)), *yav = malloc(V * K * sizeof(*yav));
-    double *bx_err = malloc(V * K * sizeof(*bx_err)), *ya_err = malloc(V * K * sizeof(*ya_err));
-    int rc = -1;
 
-    r->x = malloc(V * n * sizeof(*r->x));
-    r->y = malloc(V * m * sizeof(*r->y));
-    r->zx = malloc(V * m * sizeof(*r->zx));
-    r->zy = malloc(V * n * sizeof(*r->zy));
-    r->ex = malloc(V * m * sizeof(*r->ex));
-    r->ey = malloc(V * n * sizeof(*r->ey));
-    r->wx = malloc(V * m * sizeof(*r->wx));
-    r->wy = malloc(V * n * sizeof(*r->wy));
-    r->col_sum = malloc(V * n * sizeof(*r->col_sum));
-    r->col_abs = malloc(V * n * sizeof(*r->col_abs));
-    r->col_sq = malloc(V * n * sizeof(*r->col_sq));
-    if (!bxv || !yav || !bx_err || !ya_err || !r->x || !r->y || !r->zx || !r->zy || !r->ex ||
-        !r->ey || !r->wx || !r->wy || !r->col_sum || !r->col_abs || !r->col_sq ||
-        vec_ref_init(&bx, V * K) || vec_ref_init(&ya, V * K) || vec_ref_init(&cols, V * n) ||
-        vec_ref_init(&c0y, V * n))
-        goto out;
-    random_weights(r->x, V * n, &seed);
-    random_weights(r->y, V * m, &seed);
-
-    /* B x, row by row of B. */
-    for (uint64_t q = 0; q < K; q++) {
-        for (uint64_t j = 0; j < n; j++) {
-            const long double b = clb_gemm_load(pr, d->b, q * n + j);
-            for (unsigned v = 0; v < V; v++) {
-                const long double t = b * r->x[v * n + j];
-                csum_add(&bx.sum[v * K + q], t);
-                bx.abs[v * K + q] += fabsl(t);
-                bx.sq[v * K + q] += (double)(t * t);
-            }
-        }
-        for (unsigned v = 0; v < V; v++) {
-            bxv[v * K + q] = csum_value(&bx.sum[v * K + q]);
-            bx_err[v * K + q] = csum_err(bxv[v * K + q], bx.abs[v * K + q], n);
-        }
-    }
-    /* Rows: alpha A (B x) + beta C0 x. Along the way: y'A, and y'C0 for the columns. */
-    for (uint64_t i = 0; i < m; i++) {
+    for (uint64_t i = begin; i < end; i++) {
         struct csum ab[V] = { { 0, 0 } }, c0x[V] = { { 0, 0 } };
         long double ab_abs[V] = { 0 }, c0x_abs[V] = { 0 };
         double carried[V] = { 0 }, a2b2x2[V] = { 0 }, c02x2[V] = { 0 };
         for (uint64_t q = 0; q < K; q++) {
             const long double a = clb_gemm_load(pr, d->a, i * K + q);
             for (unsigned v = 0; v < V; v++) {
-                const long double t = a * bxv[v * K + q], ty = a * r->y[v * m + i];
+                const long double t = a * job->bx[v * K + q];
                 csum_add(&ab[v], t);
                 ab_abs[v] += fabsl(t);
-                carried[v] += (double)fabsl(a) * bx_err[v * K + q];
-                a2b2x2[v] += (double)(a * a) * bx.sq[v * K + q];
-                csum_add(&ya.sum[v * K + q], ty);
-                ya.abs[v * K + q] += fabsl(ty);
-                ya.sq[v * K + q] += (double)(ty * ty);
+                carried[v] += (double)fabsl(a) * job->bx_err[v * K + q];
+                a2b2x2[v] += (double)(a * a) * job->bx_sq[v * K + q];
             }
         }
-        for (uint64_t j = 0; j < n; j++) {
+        for (uint64_t j = 0; d->beta != 0 && j < n; j++) {
             const long double c0 = clb_gemm_load(pr, d->c0, i * n + j);
             for (unsigned v = 0; v < V; v++) {
-                const long double t = c0 * r->x[v * n + j], ty = c0 * r->y[v * m + i];
+                const long double t = c0 * r->x[v * n + j];
                 csum_add(&c0x[v], t);
                 c0x_abs[v] += fabsl(t);
                 c02x2[v] += (double)(t * t);
-                csum_add(&c0y.sum[v * n + j], ty);
-                c0y.abs[v * n + j] += fabsl(ty);
-                c0y.sq[v * n + j] += (double)(ty * ty);
             }
         }
         for (unsigned v = 0; v < V; v++) {
@@ -406,44 +449,151 @@ static int freivalds_create(struct clb_gemm_reference *r, uint64_t seed)
                                           (double)(U_LD * ab_abs[v]) + carried[v]) +
                         fabs(d->beta) * csum_err(c0xv, c0x_abs[v], n) +
                         (double)(4 * U_LD * fabsl(r->zx[at]));
-            r->wx[at] = r->u2_3 * (alpha2 * half_k3 * a2b2x2[v] + beta2_3 * c02x2[v]);
+            r->wx[at] = r->u2_3 * (alpha2 * half_k3 * a2b2x2[v] + 3 * d->beta * d->beta * c02x2[v]);
         }
     }
-    for (uint64_t q = 0; q < V * K; q++) {
-        yav[q] = csum_value(&ya.sum[q]);
-        ya_err[q] = csum_err(yav[q], ya.abs[q], m);
+}
+
+/* Pass 3, over columns q of A: (y'A)_q, streaming A's rows. */
+static void pass_ya(void *ctx, uint64_t begin, uint64_t end)
+{
+    struct freivalds_job *job = ctx;
+    const struct clb_gemm_data *d = job->r->data;
+    const uint64_t m = d->shape.m, K = d->shape.k, len = end - begin;
+    const double *y = job->r->y;
+    struct accs acc;
+
+    if (accs_init(&acc, V * len)) {
+        job->oom = true;
+        accs_finish(&acc);
+        return;
     }
-    /* Columns: alpha (y'A) B + beta y'C0, streaming B by rows. */
-    for (uint64_t q = 0; q < K; q++) {
-        for (uint64_t j = 0; j < n; j++) {
-            const long double b = clb_gemm_load(pr, d->b, q * n + j);
+    for (uint64_t i = 0; i < m; i++) {
+        for (uint64_t q = begin; q < end; q++) {
+            const long double a = clb_gemm_load(d->precision, d->a, i * K + q);
             for (unsigned v = 0; v < V; v++) {
-                const long double t = yav[v * K + q] * b;
-                csum_add(&cols.sum[v * n + j], t);
-                cols.abs[v * n + j] += fabsl(t);
-                cols.carried[v * n + j] += (double)fabsl(b) * ya_err[v * K + q];
-                cols.sq[v * n + j] += ya.sq[v * K + q] * (double)(b * b);
+                const long double t = a * y[v * m + i];
+                const size_t at = v * len + (q - begin);
+                csum_add(&acc.sum[at], t);
+                acc.abs[at] += fabsl(t);
+                acc.sq[at] += (double)(t * t);
             }
         }
     }
-    for (uint64_t j = 0; j < V * n; j++) {
-        const long double ayb = csum_value(&cols.sum[j]), c0 = csum_value(&c0y.sum[j]);
-        r->zy[j] = (long double)d->alpha * ayb + (long double)d->beta * c0;
-        r->ey[j] = fabs(d->alpha) * vec_ref_err(&cols, j, K, ayb) +
-                   fabs(d->beta) * csum_err(c0, c0y.abs[j], m) +
-                   (double)(4 * U_LD * fabsl(r->zy[j]));
-        r->wy[j] = r->u2_3 * (alpha2 * half_k3 * cols.sq[j] + beta2_3 * c0y.sq[j]);
+    for (uint64_t q = begin; q < end; q++) {
+        for (unsigned v = 0; v < V; v++) {
+            const size_t at = v * len + (q - begin);
+            job->ya[v * K + q] = csum_value(&acc.sum[at]);
+            job->ya_err[v * K + q] = csum_err(job->ya[v * K + q], acc.abs[at], m);
+            job->ya_sq[v * K + q] = acc.sq[at];
+        }
     }
-    rc = 0;
+    accs_finish(&acc);
+}
+
+/* Pass 4, over columns j: alpha (y'A) B + beta y'C0, streaming B's and C0's rows. */
+static void pass_cols(void *ctx, uint64_t begin, uint64_t end)
+{
+    struct freivalds_job *job = ctx;
+    struct clb_gemm_reference *r = job->r;
+    const struct clb_gemm_data *d = r->data;
+    const enum clb_precision pr = d->precision;
+    const uint64_t m = d->shape.m, n = d->shape.n, K = d->shape.k, len = end - begin;
+    const double half_k3 = ((double)K + 3) / 2, alpha2 = d->alpha * d->alpha;
+    struct accs ab, c0;
+
+    if (accs_init(&ab, V * len) || accs_init(&c0, V * len)) {
+        job->oom = true;
+        accs_finish(&ab);
+        accs_finish(&c0);
+        return;
+    }
+    for (uint64_t q = 0; q < K; q++) {
+        for (uint64_t j = begin; j < end; j++) {
+            const long double b = clb_gemm_load(pr, d->b, q * n + j);
+            for (unsigned v = 0; v < V; v++) {
+                const long double t = job->ya[v * K + q] * b;
+                const size_t at = v * len + (j - begin);
+                csum_add(&ab.sum[at], t);
+                ab.abs[at] += fabsl(t);
+                ab.carried[at] += (double)fabsl(b) * job->ya_err[v * K + q];
+                ab.sq[at] += job->ya_sq[v * K + q] * (double)(b * b);
+            }
+        }
+    }
+    for (uint64_t i = 0; d->beta != 0 && i < m; i++) {
+        for (uint64_t j = begin; j < end; j++) {
+            const long double cv = clb_gemm_load(pr, d->c0, i * n + j);
+            for (unsigned v = 0; v < V; v++) {
+                const long double t = cv * r->y[v * m + i];
+                const size_t at = v * len + (j - begin);
+                csum_add(&c0.sum[at], t);
+                c0.abs[at] += fabsl(t);
+                c0.sq[at] += (double)(t * t);
+            }
+        }
+    }
+    for (uint64_t j = begin; j < end; j++) {
+        for (unsigned v = 0; v < V; v++) {
+            const size_t at = v * len + (j - begin), out = v * n + j;
+            const long double ayb = csum_value(&ab.sum[at]), c0y = csum_value(&c0.sum[at]);
+            r->zy[out] = (long double)d->alpha * ayb + (long double)d->beta * c0y;
+            r->ey[out] = fabs(d->alpha) * (csum_err(ayb, ab.abs[at], K) +
+                                           (double)(U_LD * ab.abs[at]) + ab.carried[at]) +
+                         fabs(d->beta) * csum_err(c0y, c0.abs[at], m) +
+                         (double)(4 * U_LD * fabsl(r->zy[out]));
+            r->wy[out] = r->u2_3 * (alpha2 * half_k3 * ab.sq[at] +
+                                    3 * d->beta * d->beta * c0.sq[at]);
+        }
+    }
+    accs_finish(&ab);
+    accs_finish(&c0);
+}
+
+static int freivalds_create(struct clb_gemm_reference *r, uint64_t seed)
+{
+    const struct clb_gemm_shape sh = r->data->shape;
+    const uint64_t m = sh.m, n = sh.n, K = sh.k;
+    struct freivalds_job job = { .r = r };
+    int rc = -1;
+
+    job.bx = malloc(V * K * sizeof(*job.bx));
+    job.ya = malloc(V * K * sizeof(*job.ya));
+    job.bx_err = malloc(V * K * sizeof(*job.bx_err));
+    job.ya_err = malloc(V * K * sizeof(*job.ya_err));
+    job.bx_sq = malloc(V * K * sizeof(*job.bx_sq));
+    job.ya_sq = malloc(V * K * sizeof(*job.ya_sq));
+    r->x = malloc(V * n * sizeof(*r->x));
+    r->y = malloc(V * m * sizeof(*r->y));
+    r->zx = malloc(V * m * sizeof(*r->zx));
+    r->zy = malloc(V * n * sizeof(*r->zy));
+    r->ex = malloc(V * m * sizeof(*r->ex));
+    r->ey = malloc(V * n * sizeof(*r->ey));
+    r->wx = malloc(V * m * sizeof(*r->wx));
+    r->wy = malloc(V * n * sizeof(*r->wy));
+    r->res = malloc(V * (m + n) * sizeof(*r->res));
+    r->res_err = malloc(V * (m + n) * sizeof(*r->res_err));
+    r->res_var = malloc(V * (m + n) * sizeof(*r->res_var));
+    r->res_ref = malloc(V * (m + n) * sizeof(*r->res_ref));
+    r->bad_col = malloc(m * sizeof(*r->bad_col));
+    if (!job.bx || !job.ya || !job.bx_err || !job.ya_err || !job.bx_sq || !job.ya_sq || !r->x ||
+        !r->y || !r->zx || !r->zy || !r->ex || !r->ey || !r->wx || !r->wy || !r->res ||
+        !r->res_err || !r->res_var || !r->res_ref || !r->bad_col)
+        goto out;
+    random_weights(r->x, V * n, &seed);
+    random_weights(r->y, V * m, &seed);
+    parallel_for(K, n * V, pass_bx, &job);
+    parallel_for(m, (K + n) * V, pass_rows, &job);
+    parallel_for(K, m * V, pass_ya, &job);
+    parallel_for(n, (K + m) * V, pass_cols, &job);
+    rc = job.oom ? -1 : 0;
 out:
-    vec_ref_finish(&bx);
-    vec_ref_finish(&ya);
-    vec_ref_finish(&cols);
-    vec_ref_finish(&c0y);
-    free(bxv);
-    free(yav);
-    free(bx_err);
-    free(ya_err);
+    free(job.bx);
+    free(job.ya);
+    free(job.bx_err);
+    free(job.ya_err);
+    free(job.bx_sq);
+    free(job.ya_sq);
     return rc;
 }
 
@@ -498,9 +648,11 @@ void clb_gemm_reference_destroy(struct clb_gemm_reference *r)
     free(r->ey);
     free(r->wx);
     free(r->wy);
-    free(r->col_sum);
-    free(r->col_abs);
-    free(r->col_sq);
+    free(r->res);
+    free(r->res_err);
+    free(r->res_var);
+    free(r->res_ref);
+    free(r->bad_col);
     free(r);
 }
 
@@ -510,7 +662,7 @@ void clb_gemm_reference_destroy(struct clb_gemm_reference *r)
  * is in units of an error's size.
  */
 enum check { CHECK_NONE, CHECK_NONFINITE, CHECK_ENTRY, CHECK_ROW, CHECK_COLUMN, CHECK_ROWS,
-             CHECK_COLUMNS, CHECK_NORM };
+             CHECK_COLUMNS, CHECK_NORM, CHECK_MEMORY };
 
 struct worst {
     double ratio;
@@ -559,6 +711,9 @@ static void name_check(const struct worst *w, char *buf, size_t len)
     case CHECK_NORM:
         snprintf(buf, len, "all entries together");
         break;
+    case CHECK_MEMORY:
+        snprintf(buf, len, "nothing: out of host memory while verifying");
+        break;
     case CHECK_NONE:
         buf[0] = '\0';
         break;
@@ -602,73 +757,122 @@ static void verify_full(const struct clb_gemm_reference *r, const void *c,
     out->noise_ratio = r->total_var > 0 ? sqrt(total / r->total_var) : total > 0 ? INFINITY : 0;
 }
 
-static void verify_freivalds(const struct clb_gemm_reference *r, const void *c,
-                             struct clb_verify_result *out, struct worst *w)
+/* Verify, rows: C x for every vector, and where the first non-finite entry is. */
+static void verify_rows(void *ctx, uint64_t begin, uint64_t end)
 {
+    struct freivalds_job *job = ctx;
+    struct clb_gemm_reference *r = job->r;
     const struct clb_gemm_data *d = r->data;
-    const enum clb_precision pr = d->precision;
     const uint64_t m = d->shape.m, n = d->shape.n;
-    double excess2 = 0, var = 0, col_excess2 = 0, col_var = 0, res2 = 0, ref2 = 0, mx = 0;
-    bool finite = true;
 
-    memset(r->col_sum, 0, V * n * sizeof(*r->col_sum));
-    memset(r->col_abs, 0, V * n * sizeof(*r->col_abs));
-    memset(r->col_sq, 0, V * n * sizeof(*r->col_sq));
-    for (uint64_t i = 0; i < m; i++) {
+    for (uint64_t i = begin; i < end; i++) {
         struct csum s[V] = { { 0, 0 } };
-        long double abs_sum[V] = { 0 };
+        long double abs[V] = { 0 };
         double sq[V] = { 0 };
+        r->bad_col[i] = -1;
         for (uint64_t j = 0; j < n; j++) {
             /* Tested as a double: valgrind runs long double as double, where LDBL_MAX is
              * infinite and so is every infinity's magnitude test. */
-            const double value = clb_gemm_load(pr, c, i * n + j);
-            const long double got = value;
-            if (!isfinite(value)) {
-                consider(w, INFINITY, 1, CHECK_NONFINITE, i, j);
-                finite = false;
-            }
+            const double value = clb_gemm_load(d->precision, job->c, i * n + j);
+            if (!isfinite(value) && r->bad_col[i] < 0)
+                r->bad_col[i] = (int64_t)j;
             for (unsigned v = 0; v < V; v++) {
-                const long double t = got * r->x[v * n + j], ty = got * r->y[v * m + i];
+                const long double t = (long double)value * r->x[v * n + j];
                 csum_add(&s[v], t);
-                abs_sum[v] += fabsl(t);
+                abs[v] += fabsl(t);
                 sq[v] += (double)(t * t);
-                csum_add(&r->col_sum[v * n + j], ty);
-                r->col_abs[v * n + j] += fabsl(ty);
-                r->col_sq[v * n + j] += (double)(ty * ty);
             }
         }
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * m + i;
             const long double cx = csum_value(&s[v]);
-            const double res = fabs((double)(cx - r->zx[at]));
-            const double e = r->ex[at] + csum_err(cx, abs_sum[v], n);
-            const double wv = r->wx[at] + r->u2_3 * 3 * sq[v];
-            consider(w, res, LAMBDA_RESIDUAL * sqrt(wv) + e, CHECK_ROW, i, 0);
-            excess2 += fmax(0, res - e) * fmax(0, res - e);
-            var += wv;
-            res2 += res * res;
-            ref2 += (double)(r->zx[at] * r->zx[at]);
-            mx = fmax(mx, res);
+            r->res[at] = fabs((double)(cx - r->zx[at]));
+            r->res_err[at] = r->ex[at] + csum_err(cx, abs[v], n);
+            r->res_var[at] = r->wx[at] + r->u2_3 * 3 * sq[v];
+            r->res_ref[at] = (double)r->zx[at];
         }
     }
-    consider(w, sqrt(excess2), sqrt(tau((double)(V * m)) * var), CHECK_ROWS, 0, 0);
-    for (uint64_t at = 0; at < V * n; at++) {
-        const long double cy = csum_value(&r->col_sum[at]);
-        const double res = fabs((double)(cy - r->zy[at]));
-        const double e = r->ey[at] + csum_err(cy, r->col_abs[at], m);
-        const double wv = r->wy[at] + r->u2_3 * 3 * r->col_sq[at];
-        consider(w, res, LAMBDA_RESIDUAL * sqrt(wv) + e, CHECK_COLUMN, 0, at % n);
-        col_excess2 += fmax(0, res - e) * fmax(0, res - e);
-        col_var += wv;
+}
+
+/* Verify, columns: y'C for every vector, streaming C's rows. */
+static void verify_cols(void *ctx, uint64_t begin, uint64_t end)
+{
+    struct freivalds_job *job = ctx;
+    struct clb_gemm_reference *r = job->r;
+    const struct clb_gemm_data *d = r->data;
+    const uint64_t m = d->shape.m, n = d->shape.n, len = end - begin;
+    struct accs acc;
+
+    if (accs_init(&acc, V * len)) {
+        job->oom = true;
+        accs_finish(&acc);
+        return;
+    }
+    for (uint64_t i = 0; i < m; i++) {
+        for (uint64_t j = begin; j < end; j++) {
+            const long double value = clb_gemm_load(d->precision, job->c, i * n + j);
+            for (unsigned v = 0; v < V; v++) {
+                const long double t = value * r->y[v * m + i];
+                const size_t at = v * len + (j - begin);
+                csum_add(&acc.sum[at], t);
+                acc.abs[at] += fabsl(t);
+                acc.sq[at] += (double)(t * t);
+            }
+        }
+    }
+    for (uint64_t j = begin; j < end; j++) {
+        for (unsigned v = 0; v < V; v++) {
+            const size_t at = v * len + (j - begin), col = v * n + j, out = V * m + col;
+            const long double cy = csum_value(&acc.sum[at]);
+            r->res[out] = fabs((double)(cy - r->zy[col]));
+            r->res_err[out] = r->ey[col] + csum_err(cy, acc.abs[at], m);
+            r->res_var[out] = r->wy[col] + r->u2_3 * 3 * acc.sq[at];
+            r->res_ref[out] = (double)r->zy[col];
+        }
+    }
+    accs_finish(&acc);
+}
+
+static void verify_freivalds(const struct clb_gemm_reference *r, const void *c,
+                             struct clb_verify_result *out, struct worst *w)
+{
+    const uint64_t m = r->data->shape.m, n = r->data->shape.n;
+    /* The scratch arrays are the reference's own; verify is not reentrant. */
+    struct freivalds_job job = { .r = (struct clb_gemm_reference *)r, .c = c };
+    double excess2[2] = { 0, 0 }, var[2] = { 0, 0 }, res2 = 0, ref2 = 0, mx = 0;
+    bool finite = true;
+
+    parallel_for(m, n * V, verify_rows, &job);
+    parallel_for(n, m * V, verify_cols, &job);
+    if (job.oom) {
+        consider(w, INFINITY, 1, CHECK_MEMORY, 0, 0);
+        out->max_abs_err = out->rel_err = out->noise_ratio = NAN;
+        return;
+    }
+    for (uint64_t i = 0; i < m; i++) {
+        if (r->bad_col[i] >= 0) {
+            consider(w, INFINITY, 1, CHECK_NONFINITE, i, (uint64_t)r->bad_col[i]);
+            finite = false;
+        }
+    }
+    for (uint64_t at = 0; at < V * (m + n); at++) {
+        const bool row = at < V * m;
+        const double res = r->res[at], e = r->res_err[at];
+        consider(w, res, LAMBDA_RESIDUAL * sqrt(r->res_var[at]) + e, row ? CHECK_ROW : CHECK_COLUMN,
+                 row ? at % m : 0, row ? 0 : (at - V * m) % n);
+        excess2[!row] += fmax(0, res - e) * fmax(0, res - e);
+        var[!row] += r->res_var[at];
         res2 += res * res;
-        ref2 += (double)(r->zy[at] * r->zy[at]);
+        ref2 += r->res_ref[at] * r->res_ref[at];
         mx = fmax(mx, res);
     }
-    consider(w, sqrt(col_excess2), sqrt(tau((double)(V * n)) * col_var), CHECK_COLUMNS, 0, 0);
+    consider(w, sqrt(excess2[0]), sqrt(tau((double)(V * m)) * var[0]), CHECK_ROWS, 0, 0);
+    consider(w, sqrt(excess2[1]), sqrt(tau((double)(V * n)) * var[1]), CHECK_COLUMNS, 0, 0);
     out->max_abs_err = finite ? mx : INFINITY;
     out->rel_err = ref2 > 0 ? sqrt(res2 / ref2) : res2 > 0 ? INFINITY : 0;
-    out->noise_ratio = var + col_var > 0 ? sqrt((excess2 + col_excess2) / (var + col_var))
-                                         : excess2 + col_excess2 > 0 ? INFINITY : 0;
+    out->noise_ratio = var[0] + var[1] > 0 ? sqrt((excess2[0] + excess2[1]) / (var[0] + var[1]))
+                       : excess2[0] + excess2[1] > 0 ? INFINITY
+                                                     : 0;
 }
 
 void clb_gemm_verify(const struct clb_gemm_reference *r, const void *c,

@@ -308,3 +308,20 @@ int clb_devices_write(FILE *out, enum clb_format fmt, const struct clb_devices_r
     }
     return r->verbose ? write_verbose(out, r) : write_table(out, r);
 }
+
+void clb_device_label(const struct clb_device *dev, char *buf, size_t len)
+{
+    if (dev)
+        snprintf(buf, len, "%u:%u %s", dev->platform_index, dev->device_index,
+                 clb_device_str(dev, CLB_PROP_NAME));
+    else
+        snprintf(buf, len, "host CPU");
+}
+
+void clb_device_id(const struct clb_device *dev, char *buf, size_t len)
+{
+    if (dev)
+        snprintf(buf, len, "%u:%u", dev->platform_index, dev->device_index);
+    else
+        snprintf(buf, len, "host");
+}

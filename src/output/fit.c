@@ -14,12 +14,6 @@ static void signed_gb(int64_t v, char *buf, size_t len)
     snprintf(buf, len, "%s%.1f GB (%s%.1f GiB)", sign, b / 1e9, sign, b / 1073741824.0);
 }
 
-static void device_label(const struct clb_device *d, char *buf, size_t len)
-{
-    snprintf(buf, len, "%u:%u %s", d->platform_index, d->device_index,
-             clb_device_str(d, CLB_PROP_NAME));
-}
-
 /* The caveats that apply, one per line, for the table and the JSON alike. */
 static size_t caveats(const struct clb_fit_report *r, char lines[][256], size_t cap)
 {
@@ -68,7 +62,7 @@ static int write_capacity_table(FILE *out, const struct clb_fit_report *r)
         char dev[160], mem[64], alloc[64], p[5][32];
         static const enum clb_dtype cols[] = { CLB_DT_FP32, CLB_DT_FP16, CLB_DT_INT8,
                                                CLB_DT_INT4 };
-        device_label(d->device, dev, sizeof(dev));
+        clb_device_label(d->device, dev, sizeof(dev));
         clb_format_gb_gib(d->memory_bytes, mem, sizeof(mem));
         clb_format_gb_gib(d->max_alloc_bytes, alloc, sizeof(alloc));
         for (int c = 0; c < 4; c++)
@@ -153,7 +147,7 @@ static int write_model_table(FILE *out, const struct clb_fit_report *r)
     for (size_t i = 0; i < r->n_devices; i++) {
         const struct clb_fit_device *d = &r->devices[i];
         char dev[160], mem[64], total[64], head_s[64], fits[64];
-        device_label(d->device, dev, sizeof(dev));
+        clb_device_label(d->device, dev, sizeof(dev));
         clb_format_gb_gib(d->memory_bytes, mem, sizeof(mem));
         clb_format_gb_gib(est->total_bytes, total, sizeof(total));
         signed_gb(d->headroom_bytes, head_s, sizeof(head_s));

@@ -10,15 +10,6 @@
 /* A spread (coefficient of variation) above this marks a row as noisy. */
 #define NOISY_CV 0.10
 
-static void device_label(const struct clb_gemm_row *row, char *buf, size_t len)
-{
-    if (row->device)
-        snprintf(buf, len, "%u:%u %s", row->device->platform_index, row->device->device_index,
-                 clb_device_str(row->device, CLB_PROP_NAME));
-    else
-        snprintf(buf, len, "host CPU");
-}
-
 static void shape_label(struct clb_gemm_shape s, char *buf, size_t len)
 {
     snprintf(buf, len, "%" PRIu64 "x%" PRIu64 "x%" PRIu64, s.m, s.n, s.k);
@@ -98,7 +89,7 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
              pct_dev[16] = "", pct_host[16] = "";
         const bool m = clb_gemm_row_measured(row);
 
-        device_label(row, dev, sizeof(dev));
+        clb_device_label(row->device, dev, sizeof(dev));
         shape_label(row->shape, shape, sizeof(shape));
         check_label(row, check, sizeof(check));
         if (row->first_call_s > 0)
@@ -189,7 +180,7 @@ static void write_summary(FILE *out, const struct clb_gemm_report *r)
             continue;
         char dev[160], shape[64], gf[32], bgf[32];
         shape_label(best->shape, shape, sizeof(shape));
-        device_label(best, dev, sizeof(dev));
+        clb_device_label(best->device, dev, sizeof(dev));
         clb_format_flops(best->gflops, gf, sizeof(gf));
         fprintf(out, "fastest %s at %s: %s (%s), %s", clb_precision_name(p), shape, dev,
                 best->backend->name, gf);
@@ -198,7 +189,7 @@ static void write_summary(FILE *out, const struct clb_gemm_report *r)
             fprintf(out, ", %.1fx the CPU baseline (%s %s)\n", best->speedup,
                     base->backend->name, bgf);
         } else if (base && best_dev) {
-            device_label(best_dev, dev, sizeof(dev));
+            clb_device_label(best_dev->device, dev, sizeof(dev));
             clb_format_flops(best_dev->gflops, gf, sizeof(gf));
             fprintf(out, " (the CPU baseline); best OpenCL device: %s (%s), %s, %.2fx the "
                          "baseline\n", dev, best_dev->backend->name, gf, best_dev->speedup);
@@ -256,7 +247,7 @@ static json_t *config_json(const struct clb_gemm_row *row, const struct clb_gemm
 static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_results *res,
                         const struct clb_gemm_options *opt)
 {
-    char id[32] = "host";
+    char id[32];
     json_t *o = json_object(), *times = json_array();
 
     if (!o || !times) {
@@ -264,9 +255,7 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
         json_decref(times);
         return NULL;
     }
-    if (row->device)
-        snprintf(id, sizeof(id), "%u:%u", row->device->platform_index,
-                 row->device->device_index);
+    clb_device_id(row->device, id, sizeof(id));
     char case_[96];
     snprintf(case_, sizeof(case_), "%s %" PRIu64 "x%" PRIu64 "x%" PRIu64,
              clb_precision_name(row->precision), row->shape.m, row->shape.n, row->shape.k);

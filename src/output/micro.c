@@ -20,24 +20,6 @@ static bool shown(const struct clb_micro_row *row, bool verbose)
     return verbose || strcmp(row->benchmark, "peak") || row->headline;
 }
 
-/* "0:0 NAME", or "host CPU" for the host's own yardstick. */
-static void device_label(const struct clb_micro_row *row, char *buf, size_t len)
-{
-    if (row->device)
-        snprintf(buf, len, "%u:%u %s", row->device->platform_index, row->device->device_index,
-                 clb_device_str(row->device, CLB_PROP_NAME));
-    else
-        snprintf(buf, len, "host CPU");
-}
-
-static void device_id(const struct clb_micro_row *row, char *buf, size_t len)
-{
-    if (row->device)
-        snprintf(buf, len, "%u:%u", row->device->platform_index, row->device->device_index);
-    else
-        snprintf(buf, len, "host");
-}
-
 int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool verbose)
 {
     static const char *const head[] = { "DEVICE", "BENCHMARK", "CASE",   "FIGURE",
@@ -53,7 +35,7 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
         char dev[160], fig[48] = "", best[48] = "", med[32] = "", spread[32] = "", check[600];
         if (!shown(row, verbose))
             continue;
-        device_label(row, dev, sizeof(dev));
+        clb_device_label(row->device, dev, sizeof(dev));
         if (row->n_times && (row->status == CLB_ROW_OK || row->status == CLB_ROW_FAILED)) {
             clb_format_seconds(row->time_s.median, med, sizeof(med));
             snprintf(spread, sizeof(spread), "±%.1f%%", row->time_s.cv * 100.0);
@@ -100,7 +82,7 @@ static json_t *row_json(const struct clb_micro_row *row)
     const bool measured = row->n_times && (row->status == CLB_ROW_OK ||
                                            row->status == CLB_ROW_FAILED);
 
-    device_id(row, id, sizeof(id));
+    clb_device_id(row->device, id, sizeof(id));
     json_object_set_new(o, "benchmark", json_string(row->benchmark));
     json_object_set_new(o, "case", json_string(row->case_));
     json_object_set_new(o, "metric", json_string(row->metric));
@@ -174,7 +156,7 @@ static int write_csv(FILE *out, const struct clb_micro_report *r)
         if (!shown(row, r->verbose))
             continue;
         char id[32];
-        device_id(row, id, sizeof(id));
+        clb_device_id(row->device, id, sizeof(id));
         fprintf(out, "%s,", id);
         clb_csv_field(out, row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU");
         fprintf(out, ",%s,", row->benchmark);
