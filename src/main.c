@@ -119,13 +119,16 @@ int main(int argc, char **argv)
         rc = 0;
     } else {
         const char *blas_core = cmd->blas_core ? cmd->blas_core(config) : NULL;
-        if (blas_core) {
-            /* May replace this process with one whose OpenBLAS loads other kernels. */
-            clb_blas_core_apply(blas_core, full_argv);
-            if (clb_blas_core_state()->note[0])
+        char why[256];
+        /* May replace this process with one whose OpenBLAS loads other kernels. */
+        if (blas_core && clb_blas_core_apply(blas_core, full_argv, why, sizeof(why))) {
+            fprintf(stderr, "clbench %s: option --blas-core: %s\n", cmd->name, why);
+            rc = 2;
+        } else {
+            if (blas_core && clb_blas_core_state()->note[0])
                 fprintf(stderr, "clbench: %s\n", clb_blas_core_state()->note);
+            rc = cmd->run(config, n_operands, operands);
         }
-        rc = cmd->run(config, n_operands, operands);
     }
     free(operands);
     free(config);

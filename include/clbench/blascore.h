@@ -25,6 +25,7 @@
  *                                unless clbench switches it).
  */
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "clbench/cpu.h"
 
@@ -76,10 +77,15 @@ struct clb_blas_core_state {
 
 /*
  * Applies --blas-core `mode` for a command that runs OpenBLAS: may replace
- * the process (execv of /proc/self/exe with `argv`, OPENBLAS_CORETYPE set),
- * and returns only when it did not. `argv` is main's, NULL-terminated.
+ * the process (execv of this binary with `argv`, OPENBLAS_CORETYPE set, and
+ * a marker naming this pid so that only the restarted process reads it), and
+ * returns only when it did not: 0, or -1 with `why` filled when the core asked
+ * for (by NAME, or by the user's OPENBLAS_CORETYPE) needs instructions this
+ * CPU lacks (a usage error: OpenBLAS would die of SIGILL). Only a
+ * DYNAMIC_ARCH OpenBLAS can switch; another is flagged, not restarted.
+ * `argv` is main's, NULL-terminated.
  */
-void clb_blas_core_apply(const char *mode, char **argv);
+int clb_blas_core_apply(const char *mode, char **argv, char *why, size_t why_len);
 
 /* The record (filled by clb_blas_core_apply, else on first use). Static storage. */
 const struct clb_blas_core_state *clb_blas_core_state(void);

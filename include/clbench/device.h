@@ -147,11 +147,11 @@ struct clb_inventory *clb_inventory_create(struct clb_error *e);
 void clb_inventory_destroy(struct clb_inventory *inv);
 
 /*
- * For an inventory with platforms but no device: one line naming each
- * platform and why it lists none, with the fix where it is known (pocl and
- * its kernel cache), into e.
+ * Whether some platform lists no device (a broken driver setup: pocl without
+ * a writable kernel cache, a GPU driver without its device); if so, e gets
+ * one line naming each such platform and why, with the fix where it is known.
  */
-void clb_inventory_explain_empty(const struct clb_inventory *inv, struct clb_error *e);
+bool clb_inventory_empty_platforms(const struct clb_inventory *inv, struct clb_error *e);
 
 /* Fills dev->props for dev->id; exposed for tests. */
 void clb_device_read_props(struct clb_device *dev);

@@ -74,8 +74,9 @@ struct clb_gemm_row {
     double device_peak_gflops; /* the device's peak in this precision, measured with
                                   clbench's OpenCL kernel (clb_peak_run); 0: unknown */
     double host_peak_gflops;   /* the host CPU's own FMA peak in this precision
-                                  (clb_host_peak_run), for host backends and OpenCL CPU
-                                  devices; 0: unknown or not this row's silicon */
+                                  (clb_host_peak_run) on every available CPU, for OpenCL CPU
+                                  devices; for host backends its share for the threads they
+                                  ran; 0: unknown or not this row's silicon */
     bool tuned;                /* the backend ran with stored tuned parameters */
     size_t order;              /* position in problem order (precision, shape, backend, device) */
 };

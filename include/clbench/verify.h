@@ -12,23 +12,28 @@
  *            while m*n*k <= CLB_VERIFY_NAIVE_MNK; above that, for fp32 and
  *            fp16 (whose inputs and products are exact in double) OpenBLAS's
  *            DGEMM on the widened inputs while m*n*k <= CLB_VERIFY_DGEMM_MNK.
- * freivalds  everywhere else, when both m and n are at least
- *            CLB_VERIFY_MIN_FREIVALDS (else full, however long it takes):
- *            CLB_VERIFY_VECTORS random vectors x (n) and as many y (m), with
- *            entries +-(1 + t/16);
+ * freivalds  everywhere else: CLB_VERIFY_VECTORS random vectors x (n) and as
+ *            many y (m), with entries +-(1 + t/16);
  *            the row residuals r = C x - (alpha A (B x) + beta C0 x) and the
  *            column residuals t = y'C - (alpha (y'A) B + beta y'C0), in
  *            long double with compensated sums, so the reference's own error
  *            is bounded and negligible. Every entry of C enters each vector's
  *            row and column residuals with a weight of at least 1 in
- *            magnitude: O(mn + mk + kn) per vector.
+ *            magnitude: O(mn + mk + kn) per vector, in passes that each
+ *            stream one matrix once, spread over every available CPU.
  *
  * Tolerances come from the rounding the result must contain, computed from
  * the actual data, with u the precision's unit roundoff and K = k:
- *   rigorous, per entry:  |E_ij| <= gamma_(K+3) (|alpha| S_ij + |beta| |c0_ij|)
+ *   rigorous, per entry:  |E_ij| <= gamma_(K+3) (|alpha| S_ij + |beta| |c0_ij|) + N_u l
  *                         with S_ij = sum_k |a_ik b_kj|, gamma_n = n u/(1 - n u)
- *   modelled variance:    v_ij = u^2/3 (alpha^2 (K+3)/2 P_ij + 2 R_ij^2
- *                                        + beta^2 c0_ij^2),  P_ij = sum_k (a_ik b_kj)^2
+ *   modelled variance:    v_ij = u^2/3 (alpha^2 (K+3)/2 P_ij + 3 R_ij^2
+ *                                        + 3 beta^2 c0_ij^2) + N_u2 l^2/3,
+ *                         P_ij = sum_k (a_ik b_kj)^2
+ * where l is the smallest normal number (2^-14, 2^-126, 2^-1022): near zero
+ * an operation may err by that much more, subnormals flushed to zero (OpenCL
+ * allows it for fp16 and fp32), over N_u = |alpha| (K+1) + 1 operations
+ * for alpha's part and 1 for beta's, where they are not 0 (N_u2 likewise
+ * with alpha^2).
  * v_ij is the variance of the error of a sequential sum of zero-mean terms
  * in round-to-nearest (each of the K additions errs by up to u times its
  * partial sum, uniformly; the partial sums' squares add up to about
@@ -45,7 +50,7 @@
  * One entry per row that is off by more than the row's noise, one zeroed
  * tile, a dropped k-term (fp16 at K = 1024 too), a lower precision, a
  * missed edge: each fails. A correct result's noise ratio (below) is about
- * 0.3 to 1. Everything assumes round-to-nearest, which OpenCL's full
+ * 0.2 to 0.8. Everything assumes round-to-nearest, which OpenCL's full
  * profile requires for fp32 and fp64 and every GPU vendor uses for fp16.
  */
 #include <stdbool.h>
@@ -56,8 +61,6 @@
 /* Full reference up to these sizes (m*n*k); see above. */
 #define CLB_VERIFY_NAIVE_MNK (UINT64_C(1) << 27)
 #define CLB_VERIFY_DGEMM_MNK (UINT64_C(1) << 36)
-/* Freivalds' check needs rows and columns long enough to average the noise. */
-enum { CLB_VERIFY_MIN_FREIVALDS = 32 };
 /* Random vectors per direction in Freivalds' check. */
 enum { CLB_VERIFY_VECTORS = 4 };
 
@@ -74,7 +77,7 @@ struct clb_verify_result {
     /* full: ||C - R||_F / ||R||_F; freivalds: ||r|| / ||R x||, rows and columns together */
     double rel_err;
     /* sqrt(sum of squared errors / sum of modelled variances): the error in units of the
-     * rounding noise a correct result carries (about 0.3 to 1 when correct) */
+     * rounding noise a correct result carries (about 0.2 to 0.8 when correct) */
     double noise_ratio;
     /* the largest statistic / tolerance over every check made: passed iff <= 1 and finite */
     double worst_ratio;

@@ -68,9 +68,9 @@ const char *clb_blas_core_for(enum clb_cpu_level cpu)
     case CLB_CPU_AVX2_FMA:
         return "Haswell";
     case CLB_CPU_AVX512:
+    case CLB_CPU_AVX512_BF16: /* Cooperlake's bf16 kernels do nothing for fp32/fp64 GEMM, and
+                                 SkylakeX is in more OpenBLAS builds */
         return "SkylakeX";
-    case CLB_CPU_AVX512_BF16:
-        return "Cooperlake";
     case CLB_CPU_SVE:
         return "NeoverseV1";
     case CLB_CPU_SCALAR:
@@ -133,6 +133,12 @@ void clb_blas_core_decide(const char *mode, const char *current, const char *use
     snprintf(out->want, sizeof(out->want), "%s", better);
 }
 
+/* Only a DYNAMIC_ARCH build carries several cores and reads OPENBLAS_CORETYPE. */
+static bool dynamic_arch(void)
+{
+    return strstr(openblas_get_config(), "DYNAMIC_ARCH") != NULL;
+}
+
 static struct clb_blas_core_state state;
 static bool state_ready;
 
@@ -164,6 +170,14 @@ static void finish_state(const char *mode)
                  s->picked, clb_cpu_level_name(was), cpu, s->core, s->picked);
         return;
     }
+    if (s->older && !dynamic_arch()) {
+        snprintf(s->note, sizeof(s->note),
+                 "warning: OpenBLAS runs core %.31s (%s kernels) on this %s CPU and is built for "
+                 "that one target (no DYNAMIC_ARCH): the CPU baseline is slower than this CPU "
+                 "can be; a DYNAMIC_ARCH OpenBLAS (Debian's libopenblas0-pthread) would switch",
+                 s->core, clb_cpu_level_name(s->core_level), cpu);
+        return;
+    }
     if (!s->core_known) {
         snprintf(s->note, sizeof(s->note),
                  "note: OpenBLAS core %.31s is not in clbench's table: not checked against this %s "
@@ -189,12 +203,34 @@ static void finish_state(const char *mode)
                  !better ? "; no better core is known to clbench" : "");
 }
 
+/*
+ * The marker a restart leaves: "PID:CORE", the pid (execv keeps it) so that a
+ * stale or inherited variable is not taken for ours, and the core OpenBLAS
+ * had picked ("" when unknown). Returns the core, or NULL when not ours.
+ */
+static const char *restarted_from(void)
+{
+    const char *from = getenv(ENV_FROM);
+    char *end;
+    unsigned long pid;
+
+    if (!from)
+        return NULL;
+    pid = strtoul(from, &end, 10);
+    if (*end != ':' || pid != (unsigned long)getpid()) {
+        unsetenv(ENV_FROM);
+        unsetenv(ENV_BY);
+        return NULL;
+    }
+    return end + 1;
+}
+
 static void observe(const char *mode)
 {
     struct clb_cpu_isa isa;
     const char *fake = getenv("CLBENCH_FAKE_BLAS_CORE");
     const char *user = getenv("OPENBLAS_CORETYPE");
-    const char *from = getenv(ENV_FROM), *by = getenv(ENV_BY);
+    const char *from = restarted_from(), *by = getenv(ENV_BY);
 
     memset(&state, 0, sizeof(state));
     clb_cpu_isa_detect(&isa);
@@ -219,46 +255,80 @@ static void observe(const char *mode)
     finish_state(mode);
 }
 
-void clb_blas_core_apply(const char *mode, char **argv)
+/* A core whose kernels need more than this CPU has: OpenBLAS would die of SIGILL. */
+static bool too_new(const char *core, enum clb_cpu_level cpu, char *why, size_t len)
+{
+    enum clb_cpu_level level;
+
+    if (!clb_blas_core_level(core, &level) || arm(level) != arm(cpu) || level <= cpu)
+        return false;
+    snprintf(why, len, "core %.31s needs %s kernels and this CPU has %s: OpenBLAS would stop "
+             "at an illegal instruction", core, clb_cpu_level_name(level),
+             clb_cpu_level_name(cpu));
+    return true;
+}
+
+int clb_blas_core_apply(const char *mode, char **argv, char *why, size_t why_len)
 {
     struct clb_blas_core_decision d;
     const char *user = getenv("OPENBLAS_CORETYPE");
-    char self[4096], current[32];
+    char self[4096], current[32], from[64];
 
-    if (getenv(ENV_FROM)) {
+    if (user && !*user)
+        user = NULL;
+    if (restarted_from()) {
         observe(mode);
-        return;
+        return 0;
     }
     observe(mode);
+    const bool named = strcmp(mode, "auto") != 0 && strcmp(mode, "as-is") != 0;
+    if (named && too_new(mode, state.cpu_level, why, why_len))
+        return -1;
+    if (!named && user && too_new(user, state.cpu_level, why, why_len)) {
+        strncat(why, " (OPENBLAS_CORETYPE in the environment)", why_len - strlen(why) - 1);
+        return -1;
+    }
     snprintf(current, sizeof(current), "%s", state.core);
-    clb_blas_core_decide(mode, current, user && *user ? user : NULL, state.cpu_level, &d);
+    clb_blas_core_decide(mode, current, user, state.cpu_level, &d);
+    if (d.switch_core && !dynamic_arch()) {
+        /* One target only: OPENBLAS_CORETYPE would be ignored; the note already says so. */
+        d.switch_core = false;
+        if (d.source == CLB_BLAS_CORE_OPTION)
+            snprintf(state.note, sizeof(state.note),
+                     "warning: this OpenBLAS is built for one target (no DYNAMIC_ARCH) and runs "
+                     "core %.31s: --blas-core %.31s cannot change it", state.core, mode);
+    }
     if (!d.switch_core) {
         if (d.source == CLB_BLAS_CORE_OPTION)
             state.source = CLB_BLAS_CORE_OPTION;
-        return;
+        return 0;
     }
+    /* What OpenBLAS picked by itself, unless a user's OPENBLAS_CORETYPE chose it. */
+    snprintf(from, sizeof(from), "%lu:%.31s", (unsigned long)getpid(), user ? "" : current);
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        setenv("OPENBLAS_CORETYPE", d.want, 1);
-        setenv(ENV_FROM, current, 1);
-        setenv(ENV_BY, clb_blas_core_source_name(d.source), 1);
-        unsetenv("CLBENCH_FAKE_BLAS_CORE");
-        fflush(NULL);
-        execv(self, argv);
-        /* Still here: restore what the run will really use. */
-        unsetenv(ENV_FROM);
-        unsetenv(ENV_BY);
-        if (user)
-            setenv("OPENBLAS_CORETYPE", user, 1);
-        else
-            unsetenv("OPENBLAS_CORETYPE");
-    }
+    self[n > 0 ? n : 0] = '\0';
+    /* A binary replaced while it runs reads "... (deleted)": exec the open image instead. */
+    if (n <= 0 || strstr(self, " (deleted)"))
+        snprintf(self, sizeof(self), "/proc/self/exe");
+    setenv("OPENBLAS_CORETYPE", d.want, 1);
+    setenv(ENV_FROM, from, 1);
+    setenv(ENV_BY, clb_blas_core_source_name(d.source), 1);
+    unsetenv("CLBENCH_FAKE_BLAS_CORE");
+    fflush(NULL);
+    execv(self, argv);
+    /* Still here: restore what the run will really use. */
+    unsetenv(ENV_FROM);
+    unsetenv(ENV_BY);
+    if (user)
+        setenv("OPENBLAS_CORETYPE", user, 1);
+    else
+        unsetenv("OPENBLAS_CORETYPE");
     state.warn = true;
     snprintf(state.note, sizeof(state.note),
              "warning: could not restart clbench with OPENBLAS_CORETYPE=%.31s: the CPU "
              "baseline runs core %.31s; set OPENBLAS_CORETYPE=%.31s yourself",
              d.want, state.core, d.want);
+    return 0;
 }
 
 const struct clb_blas_core_state *clb_blas_core_state(void)

@@ -68,6 +68,16 @@ static double csum_err(long double value, long double abs_sum, uint64_t n)
     return (double)(2 * U_LD * fabsl(value) + 4 * nu * nu * abs_sum);
 }
 
+/*
+ * The same for a sum of n products, each rounded once: exact on x86-64, where
+ * a weight of 5 bits times an input fits long double's 64, but not where
+ * long double is double (valgrind, other ABIs).
+ */
+static double dot_err(long double value, long double abs_sum, uint64_t n)
+{
+    return csum_err(value, abs_sum, n) + (double)(U_LD * abs_sum);
+}
+
 struct clb_gemm_reference {
     const struct clb_gemm_data *data;
     enum clb_verify_method method;
@@ -83,6 +93,7 @@ struct clb_gemm_reference {
 
     /* freivalds: V vectors per direction, vector v's entries at [v * length + i] */
     double *x, *y;          /* V*n and V*m random weights */
+    double x2[V], y2[V];    /* sum of each vector's squared weights */
     long double *zx, *zy;   /* V*m: alpha A (B x) + beta C0 x;  V*n: alpha (y'A) B + beta y'C0 */
     double *ex, *ey;        /* their error bounds */
     double *wx, *wy;        /* modelled residual variance, but for the result's own rounding */
@@ -106,9 +117,7 @@ enum clb_verify_method clb_gemm_verify_method(struct clb_gemm_shape s, enum clb_
 
     if (mnk <= CLB_VERIFY_NAIVE_MNK || (p != CLB_FP64 && mnk <= CLB_VERIFY_DGEMM_MNK))
         return CLB_VERIFY_FULL;
-    return s.m >= CLB_VERIFY_MIN_FREIVALDS && s.n >= CLB_VERIFY_MIN_FREIVALDS
-               ? CLB_VERIFY_FREIVALDS
-               : CLB_VERIFY_FULL;
+    return CLB_VERIFY_FREIVALDS;
 }
 
 static enum clb_verify_source auto_source(struct clb_gemm_shape s, enum clb_precision p)
@@ -123,12 +132,37 @@ uint64_t clb_gemm_reference_bytes(struct clb_gemm_shape s, enum clb_precision p)
 {
     const enum clb_verify_source src = auto_source(s, p);
 
-    if (src == CLB_VERIFY_SOURCE_FREIVALDS) /* vectors, scratch, one range's accumulators */
-        return ((s.m + s.n) * 200 + s.k * 64) * CLB_VERIFY_VECTORS;
+    /* Per vector: the weights, z, e, w (40 bytes an entry), verify's scratch (32), the
+     * passes' per-output accumulators (64 a column, twice in the columns pass); B x and
+     * y'A with their bounds (64 a k-term). */
+    if (src == CLB_VERIFY_SOURCE_FREIVALDS)
+        return (s.m * 72 + s.n * 200 + s.k * 128) * CLB_VERIFY_VECTORS + s.m * 8;
     if (src == CLB_VERIFY_SOURCE_NAIVE) /* R, tolerance, variance */
         return s.m * s.n * 24 + s.n * 24;
     /* and P while it is made, and the widened A and B */
     return s.m * s.n * 32 + s.m * s.k * 8 + s.k * s.n * 8 + s.n * 24;
+}
+
+/*
+ * The absolute error one operation may add near zero, beyond u times its
+ * result: the smallest normal number, as a device that flushes subnormals to
+ * zero may (OpenCL allows it for fp16 and fp32 without CL_FP_DENORM).
+ */
+static double underflow_unit(enum clb_precision p)
+{
+    return p == CLB_FP16 ? 0x1p-14 : p == CLB_FP32 ? 0x1p-126 : 0x1p-1022;
+}
+
+/*
+ * Operations whose underflow error reaches an entry: the K sums and products
+ * (scaled by alpha) and alpha's product when alpha is not 0, beta's product
+ * when beta is not 0. With both 0 the result must be exactly 0.
+ */
+static double underflow_ops(const struct clb_gemm_data *d, bool squared)
+{
+    const double k1 = (double)d->shape.k + 1;
+    return (d->alpha != 0 ? (squared ? d->alpha * d->alpha : fabs(d->alpha)) * k1 + 1 : 0) +
+           (d->beta != 0 ? 1 : 0);
 }
 
 /* Rigorous bound gamma_n = n u / (1 - n u) of n roundings; infinite when n u >= 1. */
@@ -147,10 +181,12 @@ static void entry_tolerance(const struct clb_gemm_reference *r, double ref, doub
     const struct clb_gemm_data *d = r->data;
     const double k = (double)d->shape.k;
     const double u = clb_precision_unit_roundoff(d->precision);
+    const double ul = underflow_unit(d->precision);
     const double v = r->u2_3 * (d->alpha * d->alpha * (k + 3) / 2 * p + 3 * ref * ref +
                                 3 * d->beta * d->beta * c0 * c0) +
-                     ref_err * ref_err;
-    const double rigorous = gamma_n(k + 3, u) * (fabs(d->alpha) * s + fabs(d->beta * c0));
+                     underflow_ops(d, true) * ul * ul / 3 + ref_err * ref_err;
+    const double rigorous = gamma_n(k + 3, u) * (fabs(d->alpha) * s + fabs(d->beta * c0)) +
+                            underflow_ops(d, false) * ul;
 
     *var = v;
     *tol = fmin(rigorous, LAMBDA_ENTRY * sqrt(v)) + ref_err;
@@ -402,7 +438,7 @@ static void pass_bx(void *ctx, uint64_t begin, uint64_t end)
         }
         for (unsigned v = 0; v < V; v++) {
             job->bx[v * K + q] = csum_value(&s[v]);
-            job->bx_err[v * K + q] = csum_err(job->bx[v * K + q], abs[v], n);
+            job->bx_err[v * K + q] = dot_err(job->bx[v * K + q], abs[v], n);
             job->bx_sq[v * K + q] = sq[v];
         }
     }
@@ -417,6 +453,7 @@ static void pass_rows(void *ctx, uint64_t begin, uint64_t end)
     const enum clb_precision pr = d->precision;
     const uint64_t m = d->shape.m, n = d->shape.n, K = d->shape.k;
     const double half_k3 = ((double)K + 3) / 2, alpha2 = d->alpha * d->alpha;
+    const double ul = underflow_unit(pr), uvar = underflow_ops(d, true) * ul * ul / 3;
 
     for (uint64_t i = begin; i < end; i++) {
         struct csum ab[V] = { { 0, 0 } }, c0x[V] = { { 0, 0 } };
@@ -444,12 +481,13 @@ static void pass_rows(void *ctx, uint64_t begin, uint64_t end)
         for (unsigned v = 0; v < V; v++) {
             const long double abv = csum_value(&ab[v]), c0xv = csum_value(&c0x[v]);
             const size_t at = v * m + i;
-            r->zx[at] = (long double)d->alpha * abv + (long double)d->beta * c0xv;
-            r->ex[at] = fabs(d->alpha) * (csum_err(abv, ab_abs[v], K) +
-                                          (double)(U_LD * ab_abs[v]) + carried[v]) +
-                        fabs(d->beta) * csum_err(c0xv, c0x_abs[v], n) +
-                        (double)(4 * U_LD * fabsl(r->zx[at]));
-            r->wx[at] = r->u2_3 * (alpha2 * half_k3 * a2b2x2[v] + 3 * d->beta * d->beta * c02x2[v]);
+            const long double ta = (long double)d->alpha * abv, tb = (long double)d->beta * c0xv;
+            r->zx[at] = ta + tb;
+            r->ex[at] = fabs(d->alpha) * (dot_err(abv, ab_abs[v], K) + carried[v]) +
+                        fabs(d->beta) * dot_err(c0xv, c0x_abs[v], n) +
+                        (double)(U_LD * (2 * (fabsl(ta) + fabsl(tb)) + fabsl(r->zx[at])));
+            r->wx[at] = r->u2_3 * (alpha2 * half_k3 * a2b2x2[v] + 3 * d->beta * d->beta * c02x2[v]) +
+                        uvar * r->x2[v];
         }
     }
 }
@@ -484,7 +522,7 @@ static void pass_ya(void *ctx, uint64_t begin, uint64_t end)
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * len + (q - begin);
             job->ya[v * K + q] = csum_value(&acc.sum[at]);
-            job->ya_err[v * K + q] = csum_err(job->ya[v * K + q], acc.abs[at], m);
+            job->ya_err[v * K + q] = dot_err(job->ya[v * K + q], acc.abs[at], m);
             job->ya_sq[v * K + q] = acc.sq[at];
         }
     }
@@ -500,6 +538,7 @@ static void pass_cols(void *ctx, uint64_t begin, uint64_t end)
     const enum clb_precision pr = d->precision;
     const uint64_t m = d->shape.m, n = d->shape.n, K = d->shape.k, len = end - begin;
     const double half_k3 = ((double)K + 3) / 2, alpha2 = d->alpha * d->alpha;
+    const double ul = underflow_unit(pr), uvar = underflow_ops(d, true) * ul * ul / 3;
     struct accs ab, c0;
 
     if (accs_init(&ab, V * len) || accs_init(&c0, V * len)) {
@@ -537,13 +576,14 @@ static void pass_cols(void *ctx, uint64_t begin, uint64_t end)
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * len + (j - begin), out = v * n + j;
             const long double ayb = csum_value(&ab.sum[at]), c0y = csum_value(&c0.sum[at]);
-            r->zy[out] = (long double)d->alpha * ayb + (long double)d->beta * c0y;
-            r->ey[out] = fabs(d->alpha) * (csum_err(ayb, ab.abs[at], K) +
-                                           (double)(U_LD * ab.abs[at]) + ab.carried[at]) +
-                         fabs(d->beta) * csum_err(c0y, c0.abs[at], m) +
-                         (double)(4 * U_LD * fabsl(r->zy[out]));
+            const long double ta = (long double)d->alpha * ayb, tb = (long double)d->beta * c0y;
+            r->zy[out] = ta + tb;
+            r->ey[out] = fabs(d->alpha) * (dot_err(ayb, ab.abs[at], K) + ab.carried[at]) +
+                         fabs(d->beta) * dot_err(c0y, c0.abs[at], m) +
+                         (double)(U_LD * (2 * (fabsl(ta) + fabsl(tb)) + fabsl(r->zy[out])));
             r->wy[out] = r->u2_3 * (alpha2 * half_k3 * ab.sq[at] +
-                                    3 * d->beta * d->beta * c0.sq[at]);
+                                    3 * d->beta * d->beta * c0.sq[at]) +
+                         uvar * r->y2[v];
         }
     }
     accs_finish(&ab);
@@ -582,6 +622,12 @@ static int freivalds_create(struct clb_gemm_reference *r, uint64_t seed)
         goto out;
     random_weights(r->x, V * n, &seed);
     random_weights(r->y, V * m, &seed);
+    for (unsigned v = 0; v < V; v++) {
+        for (uint64_t j = 0; j < n; j++)
+            r->x2[v] += r->x[v * n + j] * r->x[v * n + j];
+        for (uint64_t i = 0; i < m; i++)
+            r->y2[v] += r->y[v * m + i] * r->y[v * m + i];
+    }
     parallel_for(K, n * V, pass_bx, &job);
     parallel_for(m, (K + n) * V, pass_rows, &job);
     parallel_for(K, m * V, pass_ya, &job);
@@ -787,7 +833,7 @@ static void verify_rows(void *ctx, uint64_t begin, uint64_t end)
             const size_t at = v * m + i;
             const long double cx = csum_value(&s[v]);
             r->res[at] = fabs((double)(cx - r->zx[at]));
-            r->res_err[at] = r->ex[at] + csum_err(cx, abs[v], n);
+            r->res_err[at] = r->ex[at] + dot_err(cx, abs[v], n);
             r->res_var[at] = r->wx[at] + r->u2_3 * 3 * sq[v];
             r->res_ref[at] = (double)r->zx[at];
         }
@@ -825,7 +871,7 @@ static void verify_cols(void *ctx, uint64_t begin, uint64_t end)
             const size_t at = v * len + (j - begin), col = v * n + j, out = V * m + col;
             const long double cy = csum_value(&acc.sum[at]);
             r->res[out] = fabs((double)(cy - r->zy[col]));
-            r->res_err[out] = r->ey[col] + csum_err(cy, acc.abs[at], m);
+            r->res_err[out] = r->ey[col] + dot_err(cy, acc.abs[at], m);
             r->res_var[out] = r->wy[col] + r->u2_3 * 3 * acc.sq[at];
             r->res_ref[out] = (double)r->zy[col];
         }

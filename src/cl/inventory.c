@@ -111,21 +111,30 @@ void clb_inventory_destroy(struct clb_inventory *inv)
     free(inv);
 }
 
-void clb_inventory_explain_empty(const struct clb_inventory *inv, struct clb_error *e)
+bool clb_inventory_empty_platforms(const struct clb_inventory *inv, struct clb_error *e)
 {
-    size_t used = (size_t)snprintf(e->msg, sizeof(e->msg), "no usable OpenCL device:");
-    bool pocl = false;
+    size_t used = 0;
+    bool pocl = false, any = false;
 
+    e->msg[0] = '\0';
     for (size_t i = 0; i < inv->n_platforms && used < sizeof(e->msg); i++) {
         const struct clb_platform *p = &inv->platforms[i];
+        size_t devices = 0;
+        for (size_t d = 0; d < inv->n_devices; d++)
+            devices += inv->devices[d].platform_index == p->index;
+        if (devices)
+            continue;
         used += (size_t)snprintf(e->msg + used, sizeof(e->msg) - used,
-                                 "%s platform %u '%s' lists none (%s)", i ? ";" : "", p->index,
-                                 p->name, clb_cl_errname(p->devices_err ? p->devices_err
-                                                                        : CL_DEVICE_NOT_FOUND));
+                                 "%splatform %u '%s' lists no device (%s)", any ? "; " : "",
+                                 p->index, p->name,
+                                 clb_cl_errname(p->devices_err ? p->devices_err
+                                                               : CL_DEVICE_NOT_FOUND));
+        any = true;
         pocl |= strstr(p->name, "Portable Computing Language") || strstr(p->vendor, "pocl");
     }
     if (pocl && used < sizeof(e->msg))
         snprintf(e->msg + used, sizeof(e->msg) - used,
                  "; pocl lists no device when it cannot write its kernel cache: set "
                  "POCL_CACHE_DIR to a writable folder");
+    return any;
 }

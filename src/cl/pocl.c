@@ -1,6 +1,7 @@
 #include "clbench/icd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,23 +50,36 @@ static bool creatable(const char *path)
     }
 }
 
-/* A folder of our own under $TMPDIR or /tmp: made 0700, or reused if it is ours. */
+/*
+ * A folder of our own under $TMPDIR or /tmp, for pocl's compiled kernels
+ * (which it loads as code): "clbench-pocl-UID" made 0700, or reused when it
+ * is a real folder we own (opened without following a link, made 0700 again
+ * if someone loosened it); else a fresh mkdtemp folder.
+ */
 static int private_folder(char *out, size_t len)
 {
     const char *tmp = getenv("TMPDIR");
     struct stat st;
+    int fd, ok = -1;
 
     if (!tmp || !*tmp)
         tmp = "/tmp";
     if (snprintf(out, len, "%s/clbench-pocl-%lu", tmp, (unsigned long)getuid()) >= (int)len)
         return -1;
     if (mkdir(out, 0700) != 0 && errno != EEXIST)
+        goto fresh;
+    if ((fd = open(out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)) < 0)
+        goto fresh;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid() &&
+        ((st.st_mode & 077) == 0 || fchmod(fd, 0700) == 0))
+        ok = 0;
+    close(fd);
+    if (ok == 0 && access(out, W_OK | X_OK) == 0)
+        return 0;
+fresh:
+    if (snprintf(out, len, "%s/clbench-pocl-XXXXXX", tmp) >= (int)len)
         return -1;
-    /* Never a folder someone else made, nor a link to one. */
-    if (lstat(out, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
-        access(out, W_OK | X_OK) != 0)
-        return -1;
-    return 0;
+    return mkdtemp(out) ? 0 : -1;
 }
 
 int clb_pocl_cache_prepare(char *note, size_t len)

@@ -40,22 +40,31 @@ int clb_selection_open(const struct clb_common *common, struct clb_selection *se
         clb_report_error(&e);
         return CLB_EXIT_FAILURE;
     }
-    /* Platforms but no device is a broken driver setup, not a bad selector. */
+    /* A platform without devices is a broken driver setup, not a bad selector. */
+    struct clb_error broken;
+    const bool some_broken = clb_inventory_empty_platforms(sel->inv, &broken);
     if (sel->inv->n_devices == 0) {
-        clb_inventory_explain_empty(sel->inv, &e);
         clb_selector_destroy(s);
-        clb_report_error(&e);
+        fprintf(stderr, "clbench: no usable OpenCL device: %s\n", broken.msg);
         clb_selection_close(sel);
         return CLB_EXIT_FAILURE;
     }
     int rc = clb_inventory_select(sel->inv, s, common->device, &sel->devices, &sel->n_devices,
                                   &e);
     clb_selector_destroy(s);
+    if (rc != 0 && some_broken) {
+        /* What was asked for may be on the platform that lists nothing. */
+        fprintf(stderr, "clbench: %s; and %s\n", e.msg, broken.msg);
+        clb_selection_close(sel);
+        return CLB_EXIT_FAILURE;
+    }
     if (rc != 0) {
         clb_report_error(&e);
         clb_selection_close(sel);
         return CLB_EXIT_USAGE;
     }
+    if (some_broken)
+        fprintf(stderr, "clbench: note: %s\n", broken.msg);
     return CLB_EXIT_OK;
 }
 

@@ -253,11 +253,15 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     meta.complete = !res.interrupted && !clb_interrupted();
     meta.signal = clb_interrupt_signal();
     if (res.baseline && !cfg->threads && res.host_threads < clb_cpu_count_available())
-        fprintf(stderr, "clbench: warning: %s ran %u thread%s on %u available CPUs (is "
-                        "OPENBLAS_NUM_THREADS set, or was it built for fewer?): the CPU baseline "
-                        "used part of the CPU; --threads N to choose\n",
+        fprintf(stderr, "clbench: warning: %s ran %u thread%s on %u available CPUs (it may "
+                        "be built for fewer): the CPU baseline used part of the CPU\n",
                 res.baseline->name, res.host_threads, res.host_threads == 1 ? "" : "s",
                 clb_cpu_count_available());
+    /* A host backend on fewer threads than the peak ran on is held against its share. */
+    const unsigned cpus = clb_cpu_count_available();
+    const double host_share = res.host_threads && res.host_threads < cpus
+                                  ? (double)res.host_threads / cpus
+                                  : 1.0;
     for (size_t i = 0; i < res.n_rows; i++) {
         struct clb_gemm_row *row = &res.rows[i];
         const char *prec = clb_precision_name(row->precision);
@@ -267,7 +271,8 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         if (row->device)
             row->device_peak_gflops = clb_micro_peak(&micro, row->device, prec);
         if (on_host)
-            row->host_peak_gflops = clb_micro_peak(&micro, NULL, prec);
+            row->host_peak_gflops = clb_micro_peak(&micro, NULL, prec) *
+                                    (row->device ? 1.0 : host_share);
     }
     struct clb_gemm_report report = { .meta = &meta, .micro = &micro, .show_micro = show_devices,
                                       .results = &res, .options = &opt,

@@ -116,7 +116,10 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
         }
         if (row->e2e_s.n) {
             clb_format_seconds(row->e2e_s.median, e2e_t, sizeof(e2e_t));
-            clb_format_flops(row->e2e_gflops, e2e_gf, sizeof(e2e_gf));
+            if (row->status == CLB_ROW_OK)
+                clb_format_flops(row->e2e_gflops, e2e_gf, sizeof(e2e_gf));
+            else
+                snprintf(e2e_gf, sizeof(e2e_gf), "unverified");
         }
         char backend[48];
         snprintf(backend, sizeof(backend), "%s%s", row->backend->name,
@@ -136,7 +139,8 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
                      "kernel (clbench peak)\n");
     if (host_peak)
         fprintf(out, "%% HOST PEAK: of the host CPU's own FMA peak, measured in C on every "
-                     "available CPU (host CPU rows of clbench peak)\n");
+                     "available CPU (host CPU rows of clbench peak); for OpenBLAS, its share for "
+                     "the threads it ran\n");
     if (above)
         fprintf(out, "^ above the measured peak: the peak was under-measured (the machine was "
                      "busy while it ran, or the peak kernel is slower than this code); rerun "
@@ -321,7 +325,8 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
                       (json_int_t)row->n_verified));
     if (row->e2e_s.n) {
         json_t *e = stats_json(&row->e2e_s);
-        json_object_set_new(e, "gflops", json_real(row->e2e_gflops));
+        if (row->status == CLB_ROW_OK)
+            json_object_set_new(e, "gflops", json_real(row->e2e_gflops));
         json_object_set_new(o, "end_to_end", e);
     }
     return o;
