@@ -53,6 +53,12 @@ void clb_gemm_data_destroy(struct clb_gemm_data *d);
 double clb_gemm_load(enum clb_precision p, const void *m, size_t i);
 
 /*
+ * An IEEE half (its bits) as a double, exactly. cl_half.h's cl_half_to_float
+ * shifts a promoted int by 31 for negative values, which UBSan rightly flags.
+ */
+double clb_half_to_double(uint16_t bits);
+
+/*
  * A GEMM implementation. Each one is a file under src/backends/ holding one
  * const instance, listed in src/backends/registry.c.
  */

@@ -1,4 +1,5 @@
 #include <CL/cl_half.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,13 +28,22 @@ double clb_gemm_flops(struct clb_gemm_shape s)
     return 2.0 * (double)s.m * (double)s.n * (double)s.k;
 }
 
+double clb_half_to_double(uint16_t bits)
+{
+    const int e = (bits >> 10) & 0x1f, mant = bits & 0x3ff;
+    const double v = e == 0    ? ldexp(mant, -24)
+                     : e == 31 ? (mant ? NAN : INFINITY)
+                               : ldexp(mant | 0x400, e - 25);
+    return bits & 0x8000 ? -v : v;
+}
+
 double clb_gemm_load(enum clb_precision p, const void *m, size_t i)
 {
     switch (p) {
     case CLB_FP64:
         return ((const double *)m)[i];
     case CLB_FP16:
-        return cl_half_to_float(((const cl_half *)m)[i]);
+        return clb_half_to_double(((const cl_half *)m)[i]);
     default:
         return ((const float *)m)[i];
     }

@@ -539,7 +539,7 @@ static void pass_cols(void *ctx, uint64_t begin, uint64_t end)
     const uint64_t m = d->shape.m, n = d->shape.n, K = d->shape.k, len = end - begin;
     const double half_k3 = ((double)K + 3) / 2, alpha2 = d->alpha * d->alpha;
     const double ul = underflow_unit(pr), uvar = underflow_ops(d, true) * ul * ul / 3;
-    struct accs ab, c0;
+    struct accs ab = { 0 }, c0 = { 0 };
 
     if (accs_init(&ab, V * len) || accs_init(&c0, V * len)) {
         job->oom = true;

@@ -17,7 +17,7 @@ static const unsigned widths[] = { 1, 2, 4, 8, 16 };
 
 static float half_round(double v)
 {
-    return cl_half_to_float(cl_half_from_double(v, CL_HALF_RTE));
+    return clb_half_to_double(cl_half_from_double(v, CL_HALF_RTE));
 }
 
 /*

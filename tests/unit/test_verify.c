@@ -43,7 +43,7 @@ static double round_to(enum clb_precision p, double v)
     case CLB_FP64:
         return v;
     case CLB_FP16:
-        return cl_half_to_float(cl_half_from_double(v, CL_HALF_RTE));
+        return clb_half_to_double(cl_half_from_double(v, CL_HALF_RTE));
     default:
         return (float)v;
     }
@@ -498,6 +498,23 @@ static void freivalds_at_its_own_size(void **state)
     clb_gemm_data_destroy(d);
 }
 
+/* Every half, against the header's conversion (its positive path has no undefined shift). */
+static void half_to_double_is_exact(void **state)
+{
+    (void)state;
+    for (uint32_t bits = 0; bits < 0x8000; bits++) {
+        const double pos = clb_half_to_double((uint16_t)bits);
+        const double neg = clb_half_to_double((uint16_t)(bits | 0x8000));
+        const float want = cl_half_to_float((cl_half)bits);
+        if (isnan(want)) {
+            assert_true(isnan(pos) && isnan(neg));
+            continue;
+        }
+        assert_true(pos == (double)want && neg == -(double)want);
+        assert_true(signbit(neg));
+    }
+}
+
 static void method_by_size(void **state)
 {
     (void)state;
@@ -567,6 +584,7 @@ int main(void)
         cmocka_unit_test(underflow_passes),
         cmocka_unit_test(zero_scalars),
         cmocka_unit_test(freivalds_at_its_own_size),
+        cmocka_unit_test(half_to_double_is_exact),
         cmocka_unit_test(method_by_size),
         cmocka_unit_test(data_is_random_nonzero_and_seeded),
         cmocka_unit_test(stats_median_and_spread),
