@@ -69,7 +69,11 @@ int clb_transfer_run(const struct clb_device *dev, const struct clb_cl_env *env,
 int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
                     const struct clb_micro_options *opt, struct clb_micro_results *out);
 
-/* The measured peak (headline GFLOP/s) of dev (NULL: the host CPU) in precision ("fp32"), or 0. */
+/*
+ * The measured peak of dev (NULL: the host CPU) in precision ("fp32"), or 0:
+ * the headline width's fastest verified call (GFLOP/s or GIOP/s), the limit
+ * other figures are held against, since another process only slows a call.
+ */
 double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device *dev,
                       const char *precision);
 /* The measured triad bandwidth (GB/s) of dev, or 0. */
