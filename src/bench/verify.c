@@ -415,6 +415,31 @@ static void accs_finish(struct accs *a)
     free(a->carried);
 }
 
+/*
+ * For columns [begin, end) of the rows x cols matrix `mat` (row-major, in
+ * precision p) and every vector: sum_i w[v * rows + i] mat[i][j], streamed
+ * row by row, into acc (V * (end - begin) accumulators, zeroed).
+ */
+static void weighted_column_sums(const void *mat, enum clb_precision p, uint64_t rows,
+                                 uint64_t cols, const double *w, uint64_t begin, uint64_t end,
+                                 struct accs *acc)
+{
+    const uint64_t len = end - begin;
+
+    for (uint64_t i = 0; i < rows; i++) {
+        for (uint64_t j = begin; j < end; j++) {
+            const long double value = clb_gemm_load(p, mat, i * cols + j);
+            for (unsigned v = 0; v < V; v++) {
+                const long double t = value * w[v * rows + i];
+                const size_t at = v * len + (j - begin);
+                csum_add(&acc->sum[at], t);
+                acc->abs[at] += fabsl(t);
+                acc->sq[at] += (double)(t * t);
+            }
+        }
+    }
+}
+
 /* Pass 1, over rows q of B: (B x)_q for every vector. */
 static void pass_bx(void *ctx, uint64_t begin, uint64_t end)
 {
@@ -498,7 +523,6 @@ static void pass_ya(void *ctx, uint64_t begin, uint64_t end)
     struct freivalds_job *job = ctx;
     const struct clb_gemm_data *d = job->r->data;
     const uint64_t m = d->shape.m, K = d->shape.k, len = end - begin;
-    const double *y = job->r->y;
     struct accs acc;
 
     if (accs_init(&acc, V * len)) {
@@ -506,18 +530,7 @@ static void pass_ya(void *ctx, uint64_t begin, uint64_t end)
         accs_finish(&acc);
         return;
     }
-    for (uint64_t i = 0; i < m; i++) {
-        for (uint64_t q = begin; q < end; q++) {
-            const long double a = clb_gemm_load(d->precision, d->a, i * K + q);
-            for (unsigned v = 0; v < V; v++) {
-                const long double t = a * y[v * m + i];
-                const size_t at = v * len + (q - begin);
-                csum_add(&acc.sum[at], t);
-                acc.abs[at] += fabsl(t);
-                acc.sq[at] += (double)(t * t);
-            }
-        }
-    }
+    weighted_column_sums(d->a, d->precision, m, K, job->r->y, begin, end, &acc);
     for (uint64_t q = begin; q < end; q++) {
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * len + (q - begin);
@@ -560,18 +573,8 @@ static void pass_cols(void *ctx, uint64_t begin, uint64_t end)
             }
         }
     }
-    for (uint64_t i = 0; d->beta != 0 && i < m; i++) {
-        for (uint64_t j = begin; j < end; j++) {
-            const long double cv = clb_gemm_load(pr, d->c0, i * n + j);
-            for (unsigned v = 0; v < V; v++) {
-                const long double t = cv * r->y[v * m + i];
-                const size_t at = v * len + (j - begin);
-                csum_add(&c0.sum[at], t);
-                c0.abs[at] += fabsl(t);
-                c0.sq[at] += (double)(t * t);
-            }
-        }
-    }
+    if (d->beta != 0)
+        weighted_column_sums(d->c0, pr, m, n, r->y, begin, end, &c0);
     for (uint64_t j = begin; j < end; j++) {
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * len + (j - begin), out = v * n + j;
@@ -854,18 +857,7 @@ static void verify_cols(void *ctx, uint64_t begin, uint64_t end)
         accs_finish(&acc);
         return;
     }
-    for (uint64_t i = 0; i < m; i++) {
-        for (uint64_t j = begin; j < end; j++) {
-            const long double value = clb_gemm_load(d->precision, job->c, i * n + j);
-            for (unsigned v = 0; v < V; v++) {
-                const long double t = value * r->y[v * m + i];
-                const size_t at = v * len + (j - begin);
-                csum_add(&acc.sum[at], t);
-                acc.abs[at] += fabsl(t);
-                acc.sq[at] += (double)(t * t);
-            }
-        }
-    }
+    weighted_column_sums(job->c, d->precision, m, n, r->y, begin, end, &acc);
     for (uint64_t j = begin; j < end; j++) {
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * len + (j - begin), col = v * n + j, out = V * m + col;
