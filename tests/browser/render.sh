@@ -6,6 +6,8 @@ clbench=$1
 chromium=$(command -v chromium || command -v chromium-browser) ||
     { echo "SKIP: chromium not installed"; exit 77; }
 command -v identify >/dev/null || { echo "SKIP: imagemagick not installed"; exit 77; }
+. "$(dirname "$0")/../device/require.sh"
+clb_require_device "$clbench"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 

@@ -12,13 +12,15 @@
 #   --jq FILTER       jq -e FILTER on stdout must be true
 #   --file-jq F FILTER  file F must exist (written by the command) and jq -e FILTER on it be true
 #   --no-platform     run with OCL_ICD_VENDORS pointing at an empty folder
+#   --needs-device    skip (exit 77, one line why) when clbench lists no OpenCL device
+#   --needs-pocl      skip (exit 77) when clbench lists no pocl device
 set -u
 
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/out_res"
 : >"$tmp/err_res"
-rc_want=0 one_line=0 no_stdout=0 no_stderr=0 json=0 jq_filter= no_platform=0
+rc_want=0 one_line=0 no_stdout=0 no_stderr=0 json=0 jq_filter= no_platform=0 needs=
 file= file_filter=
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -32,11 +34,17 @@ while [ $# -gt 0 ]; do
         --jq) json=1; jq_filter=$2; shift 2 ;;
         --file-jq) file=$2; file_filter=$3; shift 3 ;;
         --no-platform) no_platform=1; shift ;;
+        --needs-device) needs=device; shift ;;
+        --needs-pocl) needs=pocl; shift ;;
         --) shift; break ;;
         *) echo "expect.sh: unknown check $1" >&2; exit 99 ;;
     esac
 done
 
+if [ -n "$needs" ]; then
+    . "$(dirname "$0")/../device/require.sh"
+    clb_require_$needs "$1"
+fi
 if [ $no_platform -eq 1 ]; then
     mkdir "$tmp/vendors"
     export OCL_ICD_VENDORS="$tmp/vendors"

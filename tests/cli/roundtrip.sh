@@ -3,6 +3,8 @@
 # gives ratio 1 everywhere, and report renders it.
 set -u
 clbench=$1
+. "$(dirname "$0")/../device/require.sh"
+clb_require_device "$clbench"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 

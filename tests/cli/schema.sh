@@ -3,6 +3,8 @@
 # documented, and every field documented as "always" is written.
 set -u
 clbench=$1 doc=$2
+. "$(dirname "$0")/../device/require.sh"
+clb_require_device "$clbench"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 

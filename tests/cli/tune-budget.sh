@@ -3,6 +3,8 @@
 # verified configuration, with every stored value a valid one.
 set -u
 clbench=$1
+. "$(dirname "$0")/../device/require.sh"
+clb_require_device "$clbench"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 export CLBENCH_TUNING_FILE="$tmp/tuning.json"

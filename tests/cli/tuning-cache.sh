@@ -4,6 +4,8 @@
 # another CLBlast version gives a warning and the defaults.
 set -u
 clbench=$1
+. "$(dirname "$0")/../device/require.sh"
+clb_require_device "$clbench"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 export CLBENCH_TUNING_FILE="$tmp/tuning.json"

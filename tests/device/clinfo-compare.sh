@@ -6,6 +6,8 @@ clbench=$1
 
 command -v clinfo >/dev/null || { echo "SKIP: clinfo not installed"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+. "$(dirname "$0")/require.sh"
+clb_require_device "$clbench"
 json=$("$clbench" devices --json) || { echo "SKIP: no OpenCL device ($?)"; exit 77; }
 raw=$(clinfo --raw) || { echo "FAIL: clinfo failed"; exit 1; }
 
