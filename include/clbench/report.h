@@ -10,6 +10,7 @@
 #include "clbench/check.h"
 #include "clbench/cli.h"
 #include "clbench/device.h"
+#include "clbench/record.h"
 
 struct clb_devices_report {
     const struct clb_inventory *inv;
@@ -17,6 +18,7 @@ struct clb_devices_report {
     size_t n_devices;
     const struct clb_check_result *checks; /* n_devices entries, or NULL without --check */
     bool verbose;
+    const struct clb_run_record *record;   /* the ICDs (json, -v), borrowed */
 };
 
 /*
