@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/file.h"
 #include "clbench/icd.h"
 #include "clbench/report.h"
 #include "clbench/select.h"
