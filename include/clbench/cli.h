@@ -90,6 +90,9 @@ int clb_opt_string(const char *arg, void *field, struct clb_error *e);   /* cons
 int clb_opt_format(const char *arg, void *field, struct clb_error *e);   /* enum clb_format */
 int clb_opt_json(const char *arg, void *field, struct clb_error *e);     /* format = json */
 
+/* The format a file name asks for: ".json" or ".csv"; -1 for anything else. */
+int clb_format_from_path(const char *path);
+
 /*
  * Strict number parsing for options and files: the whole string must be a
  * decimal number in [min, max]; no sign, spaces, empty string or trailing text.

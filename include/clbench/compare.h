@@ -36,10 +36,6 @@ struct clb_pair_list {
     struct clb_device_pair v[CLB_COMPARE_MAX_PAIRS];
 };
 
-/* Option parser for --pair "A=B[,C=D...]" into a struct clb_pair_list. */
-int clb_opt_pairs(const char *arg, void *field, struct clb_error *e);
-/* Option parser for --threshold "5%" or "5" into a double fraction (0.05). */
-int clb_opt_percent(const char *arg, void *field, struct clb_error *e);
 
 struct clb_compare_row {
     const struct clb_result_row *row[CLB_COMPARE_MAX_FILES]; /* [0] the first file's; NULL: absent */

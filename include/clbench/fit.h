@@ -16,8 +16,8 @@ enum clb_dtype { CLB_DT_FP32, CLB_DT_FP16, CLB_DT_BF16, CLB_DT_INT8, CLB_DT_INT4
 
 const char *clb_dtype_name(enum clb_dtype d); /* "fp16" */
 unsigned clb_dtype_bits(enum clb_dtype d);    /* 32, 16, 16, 8, 4 */
-/* Option parser into an enum clb_dtype. */
-int clb_opt_dtype(const char *arg, void *field, struct clb_error *e);
+/* The dtype called name ("bf16"); false for none. */
+bool clb_dtype_parse(const char *name, enum clb_dtype *out);
 
 /* What the KV cache depends on. head_dim is usually hidden / heads. */
 struct clb_model_shape {

@@ -13,10 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
 #include "clbench/device.h"
 #include "clbench/error.h"
+#include "clbench/record.h"
 
 enum clb_precision { CLB_FP32, CLB_FP64, CLB_FP16, CLB_PRECISION_COUNT };
 
@@ -69,10 +68,10 @@ struct clb_gemm_backend {
     bool runs_first;       /* all its rows run before any other backend's (clblast-untuned) */
 
     /*
-     * The library behind it for the record: a new JSON object with at least
-     * "library" and "version", plus what else matters ("core", "threads").
+     * The library behind it, for the run record: fills library, version and
+     * what else matters ("core", "threads"); out arrives zeroed with its id set.
      */
-    json_t *(*info)(void);
+    void (*info)(struct clb_library_info *out);
 
     /*
      * Whether it can run precision p on dev (NULL for a host backend).

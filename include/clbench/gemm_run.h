@@ -102,7 +102,5 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
                  size_t n_devices, struct clb_gemm_results *out, struct clb_error *e);
 void clb_gemm_results_finish(struct clb_gemm_results *r);
 
-/* Host memory available for new allocations, in bytes (MemAvailable). */
-uint64_t clb_host_available_bytes(void);
 
 #endif

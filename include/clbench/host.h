@@ -1,8 +1,8 @@
 #ifndef CLBENCH_HOST_H
 #define CLBENCH_HOST_H
 
-#include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The host CPU's model name ("AMD EPYC 7B13"), or "unknown CPU", into buf. */
 void clb_host_cpu_name(char *buf, size_t len);
@@ -10,10 +10,12 @@ void clb_host_cpu_name(char *buf, size_t len);
 /* Logical CPUs online (>= 1). */
 unsigned clb_host_cpus(void);
 
-/*
- * The machine for the record: hostname, os (PRETTY_NAME), kernel,
- * kernel_release, arch, cpu, logical_cpus, memory_bytes. New reference.
- */
-json_t *clb_host_json(void);
+/* A /proc/meminfo figure ("MemTotal", "MemAvailable") in bytes; 0 when absent. */
+uint64_t clb_host_meminfo_bytes(const char *key);
+
+/* Host memory available for new allocations, in bytes (MemAvailable, else sysconf). */
+uint64_t clb_host_available_bytes(void);
+
+/* The machine for the record: clb_host_info_read in clbench/record.h. */
 
 #endif

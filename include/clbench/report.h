@@ -10,6 +10,7 @@
 #include "clbench/check.h"
 #include "clbench/cli.h"
 #include "clbench/device.h"
+#include "clbench/record.h"
 
 struct clb_devices_report {
     const struct clb_inventory *inv;
@@ -17,6 +18,7 @@ struct clb_devices_report {
     size_t n_devices;
     const struct clb_check_result *checks; /* n_devices entries, or NULL without --check */
     bool verbose;
+    const struct clb_run_record *record;   /* the ICDs (json, -v), borrowed */
 };
 
 /*
@@ -60,16 +62,7 @@ struct clb_gemm_report {
  */
 int clb_gemm_write(FILE *out, enum clb_format fmt, const struct clb_gemm_report *r);
 
-/*
- * Writes through a temporary file in the same folder, renamed over `path`
- * only when `write` succeeded: a failed run never leaves half a file where a
- * good one was. Returns 0, or -1 with e naming the file.
- */
-int clb_write_file_atomic(const char *path, int (*write)(FILE *out, const void *ctx),
-                          const void *ctx, struct clb_error *e);
 
-/* The format a file name asks for: ".json" or ".csv"; -1 for anything else. */
-int clb_format_from_path(const char *path);
 #include "clbench/fit.h"
 
 /* `clbench fit`: one device's figures. */
@@ -115,5 +108,14 @@ int clb_micro_write(FILE *out, enum clb_format fmt, const struct clb_micro_repor
 int clb_micro_rows_json(const struct clb_micro_results *res, json_t *results);
 /* The table alone (no libraries or notes), for `clbench run`. */
 int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool verbose);
+
+#include "clbench/compare.h"
+
+/*
+ * A comparison: table (with what was not compared and the differences
+ * ignored), JSON, or CSV on `out`; with CSV those two lists go to `notes`.
+ * Returns 0, or -1 when writing failed.
+ */
+int clb_compare_write(FILE *out, FILE *notes, enum clb_format fmt, const struct clb_comparison *c);
 
 #endif

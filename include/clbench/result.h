@@ -14,6 +14,7 @@
 
 #include "clbench/device.h"
 #include "clbench/gemm.h"
+#include "clbench/record.h"
 
 #define CLB_RESULT_SCHEMA "clbench-result/1"
 
@@ -23,19 +24,21 @@ struct clb_run_meta {
     time_t started;   /* wall clock at the start */
     bool complete;    /* false when a signal stopped the run early */
     int signal;       /* that signal, or 0 */
+    const struct clb_run_record *record; /* machine and libraries (borrowed) */
 };
 
 /*
  * schema, clbench_version, created, complete (+ interrupted_by), command,
- * host, libraries (ICD loader and each backend's library), devices. New
- * reference, NULL when out of memory.
+ * host, libraries (the record's: ICD loader and each backend's library),
+ * devices. New reference, NULL when out of memory.
  */
-json_t *clb_result_doc_create(const struct clb_run_meta *meta,
-                              const struct clb_gemm_backend *const *backends, size_t n_backends,
-                              struct clb_device *const *devices, size_t n_devices);
+json_t *clb_result_doc_create(const struct clb_run_meta *meta, struct clb_device *const *devices,
+                              size_t n_devices);
 
-/* "host CPU: ..." and one line per library, for the end of a table. */
-void clb_result_libraries_text(FILE *out, const struct clb_gemm_backend *const *backends,
-                               size_t n_backends);
+/* A library of the record as a JSON object ("a.b" keys nested). New reference. */
+json_t *clb_library_json(const struct clb_library_info *lib);
+
+/* "host CPU: ..." and one line per backend library (and its note), for the end of a table. */
+void clb_result_libraries_text(FILE *out, const struct clb_run_record *record);
 
 #endif

@@ -91,9 +91,10 @@ static bool own_supports(const struct clb_device *dev, enum clb_precision p, cha
     return true;
 }
 
-static json_t *own_info(void)
+static void own_info(struct clb_library_info *out)
 {
-    return json_pack("{s:s, s:s}", "library", "clbench GEMM kernel", "version", "kernels/gemm.cl");
+    snprintf(out->library, sizeof(out->library), "clbench GEMM kernel");
+    snprintf(out->version, sizeof(out->version), "kernels/gemm.cl");
 }
 
 /* A leading dimension that is a multiple of 256 elements maps rows onto the same cache sets. */

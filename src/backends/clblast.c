@@ -110,11 +110,12 @@ int clb_clblast_override(cl_device_id dev, enum clb_precision p,
     return 0;
 }
 
-static json_t *clblast_info(void)
+static void clblast_info(struct clb_library_info *out)
 {
+    snprintf(out->library, sizeof(out->library), "CLBlast");
     /* CLBlast has no run-time version query: this is the version built against. */
-    return json_pack("{s:s, s:s, s:s}", "library", "CLBlast", "version",
-                     CLBENCH_CLBLAST_VERSION, "version_source", "build");
+    snprintf(out->version, sizeof(out->version), "%s", CLBENCH_CLBLAST_VERSION);
+    clb_library_str(out, "version_source", "build");
 }
 
 static bool clblast_supports(const struct clb_device *dev, enum clb_precision p, char *why,

@@ -14,34 +14,28 @@ struct openblas_state {
     void *c; /* m*n, the output */
 };
 
-static json_t *core_check_json(const struct clb_blas_core_state *s)
-{
-    json_t *o = json_object();
-
-    json_object_set_new(o, "cpu_isa", json_string(clb_cpu_level_name(s->cpu_level)));
-    json_object_set_new(o, "core_isa", s->core_known
-                                           ? json_string(clb_cpu_level_name(s->core_level))
-                                           : json_null());
-    json_object_set_new(o, "older_than_cpu", json_boolean(s->older));
-    json_object_set_new(o, "chosen_by", json_string(clb_blas_core_source_name(s->source)));
-    json_object_set_new(o, "openblas_picked", s->picked[0] ? json_string(s->picked) : json_null());
-    json_object_set_new(o, "requested", s->requested[0] ? json_string(s->requested) : json_null());
-    json_object_set_new(o, "note", s->note[0] ? json_string(s->note) : json_null());
-    return o;
-}
-
-static json_t *openblas_info(void)
+static void openblas_info(struct clb_library_info *out)
 {
     const char *config = openblas_get_config();
-    const struct clb_blas_core_state *core = clb_blas_core_state();
+    const struct clb_blas_core_state *s = clb_blas_core_state();
     char version[32] = "unknown";
 
     /* The config string starts "OpenBLAS 0.3.21 ...". */
     sscanf(config, "OpenBLAS %31s", version);
-    return json_pack("{s:s, s:s, s:s, s:i, s:i, s:s, s:o}", "library", "OpenBLAS", "version",
-                     version, "core", core->core, "threads", openblas_get_num_threads(),
-                     "threads_available", (int)clb_cpu_count_available(), "config", config,
-                     "core_check", core_check_json(core));
+    snprintf(out->library, sizeof(out->library), "OpenBLAS");
+    snprintf(out->version, sizeof(out->version), "%s", version);
+    clb_library_str(out, "core", s->core);
+    clb_library_int(out, "threads", openblas_get_num_threads());
+    clb_library_int(out, "threads_available", clb_cpu_count_available());
+    clb_library_str(out, "config", config);
+    clb_library_str(out, "core_check.cpu_isa", clb_cpu_level_name(s->cpu_level));
+    clb_library_str(out, "core_check.core_isa",
+                    s->core_known ? clb_cpu_level_name(s->core_level) : NULL);
+    clb_library_bool(out, "core_check.older_than_cpu", s->older);
+    clb_library_str(out, "core_check.chosen_by", clb_blas_core_source_name(s->source));
+    clb_library_str(out, "core_check.openblas_picked", s->picked[0] ? s->picked : NULL);
+    clb_library_str(out, "core_check.requested", s->requested[0] ? s->requested : NULL);
+    clb_library_str(out, "core_check.note", s->note[0] ? s->note : NULL);
 }
 
 static bool openblas_supports(const struct clb_device *dev, enum clb_precision p, char *why,

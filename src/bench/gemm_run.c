@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clbench/host.h"
 #include "clbench/interrupt.h"
 #include "clbench/rng.h"
 #include "clbench/timer.h"
@@ -27,24 +28,6 @@ const char *clb_row_status_name(enum clb_row_status s)
 bool clb_gemm_row_measured(const struct clb_gemm_row *row)
 {
     return (row->status == CLB_ROW_OK || row->status == CLB_ROW_FAILED) && row->n_times > 0;
-}
-
-uint64_t clb_host_available_bytes(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    unsigned long long kib;
-
-    while (f && fgets(line, sizeof(line), f)) {
-        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
-            fclose(f);
-            return (uint64_t)kib * 1024u;
-        }
-    }
-    if (f)
-        fclose(f);
-    long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
 }
 
 /* Limits that keep every later size computation far from 64-bit overflow. */

@@ -126,3 +126,14 @@ int clb_parse_bytes(const char *s, uint64_t *out, struct clb_error *e)
     *out = v << shift;
     return 0;
 }
+
+int clb_format_from_path(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+
+    if (dot && strcmp(dot, ".json") == 0)
+        return CLB_FORMAT_JSON;
+    if (dot && strcmp(dot, ".csv") == 0)
+        return CLB_FORMAT_CSV;
+    return -1;
+}

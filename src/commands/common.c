@@ -5,9 +5,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/file.h"
 #include "clbench/icd.h"
 #include "clbench/report.h"
 #include "clbench/select.h"
+
+struct clb_run_record *clb_run_record_capture(const struct clb_gemm_backend *const *backends,
+                                              size_t n_backends)
+{
+    struct clb_run_record *r = calloc(1, sizeof(*r));
+
+    if (!r) {
+        fprintf(stderr, "clbench: out of host memory\n");
+        return NULL;
+    }
+    clb_host_info_read(&r->host);
+    struct clb_library_info *loader = &r->libs[r->n_libs++];
+    snprintf(loader->id, sizeof(loader->id), "icd_loader");
+    clb_icd_loader_info(loader->library, sizeof(loader->library), loader->version,
+                        sizeof(loader->version));
+    for (size_t b = 0; b < n_backends && r->n_libs < CLB_RECORD_MAX_LIBS; b++) {
+        struct clb_library_info *lib = &r->libs[r->n_libs++];
+        snprintf(lib->id, sizeof(lib->id), "%s", backends[b]->name);
+        backends[b]->info(lib);
+    }
+    snprintf(r->vendors_dir, sizeof(r->vendors_dir), "%s", clb_icd_vendors_dir());
+    r->n_icds = clb_icd_list(r->icds, CLB_RECORD_MAX_ICDS);
+    return r;
+}
 
 void clb_report_error(const struct clb_error *e)
 {

@@ -6,6 +6,8 @@
 
 #include "clbench/cli.h"
 #include "clbench/device.h"
+#include "clbench/gemm.h"
+#include "clbench/record.h"
 
 struct clb_selection {
     struct clb_inventory *inv;
@@ -20,6 +22,14 @@ struct clb_selection {
  */
 int clb_selection_open(const struct clb_common *common, struct clb_selection *sel);
 void clb_selection_close(struct clb_selection *sel);
+
+/*
+ * Captures the run record once: the host, the ICD loader and drivers, and
+ * the library of each of the n backends (their info hook). New, free()d by
+ * the caller; NULL when out of memory (with a line on stderr).
+ */
+struct clb_run_record *clb_run_record_capture(const struct clb_gemm_backend *const *backends,
+                                              size_t n_backends);
 
 /* Prints "clbench: MSG" to stderr. */
 void clb_report_error(const struct clb_error *e);

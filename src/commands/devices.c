@@ -50,17 +50,20 @@ static int devices_run(void *config, int n_operands, char **operands)
                 rc = CLB_EXIT_FAILURE;
         }
     }
+    struct clb_run_record *record = clb_run_record_capture(NULL, 0);
     struct clb_devices_report report = {
         .inv = sel.inv,
         .devices = sel.devices,
         .n_devices = sel.n_devices,
         .checks = checks,
         .verbose = cfg->verbose,
+        .record = record,
     };
-    if (clb_devices_write(stdout, cfg->common.format, &report) != 0) {
+    if (!record || clb_devices_write(stdout, cfg->common.format, &report) != 0) {
         fprintf(stderr, "clbench: could not write the device list\n");
         rc = CLB_EXIT_FAILURE;
     }
+    free(record);
     free(checks);
     clb_selection_close(&sel);
     if (clb_finish_stdout() != CLB_EXIT_OK)

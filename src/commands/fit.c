@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/cli_args.h"
 #include "clbench/compare.h"
 #include "clbench/fit.h"
 #include "clbench/report.h"

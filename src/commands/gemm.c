@@ -252,6 +252,15 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     }
     meta.complete = !res.interrupted && !clb_interrupted();
     meta.signal = clb_interrupt_signal();
+    /* After the run: the libraries as they ran (OpenBLAS's threads are set by then). */
+    struct clb_run_record *record = clb_run_record_capture(opt.backends, opt.n_backends);
+    if (!record) {
+        clb_gemm_results_finish(&res);
+        clb_micro_results_finish(&micro);
+        clb_selection_close(&sel);
+        return CLB_EXIT_FAILURE;
+    }
+    meta.record = record;
     if (res.baseline && !cfg->threads && res.host_threads < clb_cpu_count_available())
         fprintf(stderr, "clbench: warning: %s ran %u thread%s on %u available CPUs (it may "
                         "be built for fewer): the CPU baseline used part of the CPU\n",
@@ -289,6 +298,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     clb_gemm_results_finish(&res);
     clb_micro_results_finish(&micro);
     clb_selection_close(&sel);
+    free(record);
     return rc;
 }
 

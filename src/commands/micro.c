@@ -148,6 +148,13 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
         fn(sel.devices[i], &env, &opt, &res);
         clb_cl_env_finish(&env);
     }
+    struct clb_run_record *record = clb_run_record_capture(NULL, 0);
+    if (!record) {
+        clb_micro_results_finish(&res);
+        clb_selection_close(&sel);
+        return CLB_EXIT_FAILURE;
+    }
+    meta.record = record;
     meta.complete = !clb_interrupted();
     meta.signal = clb_interrupt_signal();
     struct clb_micro_report report = { .meta = &meta, .results = &res, .devices = sel.devices,
@@ -161,6 +168,7 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
                          meta.signal);
     clb_micro_results_finish(&res);
     clb_selection_close(&sel);
+    free(record);
     return rc;
 }
 

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/file.h"
 #include "clbench/html.h"
 #include "clbench/report.h"
 #include "common.h"

@@ -1,3 +1,4 @@
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -26,16 +26,15 @@ unsigned clb_dtype_bits(enum clb_dtype d)
     return d < CLB_DT_COUNT ? dtypes[d].bits : 0;
 }
 
-int clb_opt_dtype(const char *arg, void *field, struct clb_error *e)
+bool clb_dtype_parse(const char *name, enum clb_dtype *out)
 {
     for (int d = 0; d < CLB_DT_COUNT; d++) {
-        if (strcmp(arg, dtypes[d].name) == 0) {
-            *(enum clb_dtype *)field = (enum clb_dtype)d;
-            return 0;
+        if (strcmp(name, dtypes[d].name) == 0) {
+            *out = (enum clb_dtype)d;
+            return true;
         }
     }
-    clb_error_set(e, "unknown dtype '%s', expected fp32, fp16, bf16, int8 or int4", arg);
-    return -1;
+    return false;
 }
 
 int clb_parse_params(const char *s, uint64_t *out, struct clb_error *e)

@@ -105,14 +105,13 @@ static int write_json(FILE *out, const struct clb_devices_report *r)
     }
     json_object_set(root, "platforms", plats);
     json_object_set(root, "devices", devs);
-    struct clb_icd icds[32];
-    size_t n_icd = clb_icd_list(icds, 32);
+    const struct clb_run_record *rec = r->record;
     json_t *ji = json_array();
-    for (size_t i = 0; i < n_icd; i++)
-        json_array_append_new(ji, json_pack("{s:s, s:s}", "file", icds[i].file, "library",
-                                            icds[i].library));
+    for (size_t i = 0; rec && i < rec->n_icds; i++)
+        json_array_append_new(ji, json_pack("{s:s, s:s}", "file", rec->icds[i].file, "library",
+                                            rec->icds[i].library));
     json_object_set_new(root, "icds", json_pack("{s:s, s:o}", "vendors_dir",
-                                                clb_icd_vendors_dir(), "entries", ji));
+                                                rec ? rec->vendors_dir : "", "entries", ji));
     rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? 0 : -1;
     fputc('\n', out);
 out:
@@ -221,12 +220,13 @@ static void write_wrapped(FILE *out, const char *text, int indent, int width)
 
 static int write_verbose(FILE *out, const struct clb_devices_report *r)
 {
-    struct clb_icd icds[32];
-    size_t n_icd = clb_icd_list(icds, 32);
+    const struct clb_run_record *rec = r->record;
 
-    fprintf(out, "OpenCL drivers (ICDs) in %s:\n", clb_icd_vendors_dir());
-    for (size_t i = 0; i < n_icd; i++)
-        fprintf(out, "  %-34s%s\n", icds[i].file, icds[i].library);
+    if (rec) {
+        fprintf(out, "OpenCL drivers (ICDs) in %s:\n", rec->vendors_dir);
+        for (size_t i = 0; i < rec->n_icds; i++)
+            fprintf(out, "  %-34s%s\n", rec->icds[i].file, rec->icds[i].library);
+    }
     fputc('\n', out);
     for (size_t i = 0; i < r->n_devices; i++) {
         const struct clb_device *d = r->devices[i];

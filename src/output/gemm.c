@@ -232,24 +232,26 @@ static json_t *real_or_null(double v)
 }
 
 /* The row's "config": what must match for another run's figure to be comparable. */
-static json_t *config_json(const struct clb_gemm_row *row, const struct clb_gemm_options *opt)
+static json_t *config_json(const struct clb_gemm_row *row, const struct clb_gemm_options *opt,
+                           const struct clb_run_record *rec)
 {
     json_t *c = json_pack("{s:b, s:f, s:f, s:b}", "tuned", row->tuned, "alpha", opt->alpha,
                           "beta", opt->beta, "transfers", opt->transfers);
+    const struct clb_library_info *lib = clb_run_record_library(rec, row->backend->name);
 
-    if (c && !row->device) {
-        json_t *info = row->backend->info();
-        if (json_object_get(info, "threads"))
-            json_object_set(c, "threads", json_object_get(info, "threads"));
-        if (json_object_get(info, "core"))
-            json_object_set(c, "blas_core", json_object_get(info, "core"));
-        json_decref(info);
+    if (c && !row->device && lib) {
+        const struct clb_field *threads = clb_library_field(lib, "threads");
+        const struct clb_field *core = clb_library_field(lib, "core");
+        if (threads && threads->type == CLB_FIELD_INT)
+            json_object_set_new(c, "threads", json_integer((json_int_t)threads->i));
+        if (core && core->type == CLB_FIELD_STRING)
+            json_object_set_new(c, "blas_core", json_string(core->str));
     }
     return c;
 }
 
 static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_results *res,
-                        const struct clb_gemm_options *opt)
+                        const struct clb_gemm_options *opt, const struct clb_run_record *rec)
 {
     char id[32];
     json_t *o = json_object(), *times = json_array();
@@ -271,7 +273,7 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     json_object_set_new(o, "backend", json_string(row->backend->name));
     json_object_set_new(o, "tuned", json_boolean(row->tuned));
     json_object_set_new(o, "baseline", json_boolean(row->backend == res->baseline));
-    json_object_set_new(o, "config", config_json(row, opt));
+    json_object_set_new(o, "config", config_json(row, opt, rec));
     json_object_set_new(o, "precision", json_string(clb_precision_name(row->precision)));
     json_object_set_new(o, "m", json_integer((json_int_t)row->shape.m));
     json_object_set_new(o, "n", json_integer((json_int_t)row->shape.n));
@@ -335,7 +337,7 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
 static json_t *report_json(const struct clb_gemm_report *r)
 {
     const struct clb_gemm_options *opt = r->options;
-    json_t *root = clb_result_doc_create(r->meta, opt->backends, opt->n_backends, r->devices,
+    json_t *root = clb_result_doc_create(r->meta, r->devices,
                                          r->n_devices);
     json_t *rows = json_array();
 
@@ -351,7 +353,7 @@ static json_t *report_json(const struct clb_gemm_report *r)
                                   (json_int_t)opt->seed, "alpha", opt->alpha, "beta",
                                   opt->beta, "transfers", opt->transfers));
     for (size_t i = 0; i < r->results->n_rows; i++) {
-        json_t *row = row_json(&r->results->rows[i], r->results, opt);
+        json_t *row = row_json(&r->results->rows[i], r->results, opt, r->meta->record);
         if (!row)
             goto oom;
         json_array_append_new(rows, row);
@@ -432,7 +434,7 @@ int clb_gemm_write(FILE *out, enum clb_format fmt, const struct clb_gemm_report 
     if (write_table(out, r))
         return -1;
     fputc('\n', out);
-    clb_result_libraries_text(out, r->options->backends, r->options->n_backends);
+    clb_result_libraries_text(out, r->meta->record);
     write_summary(out, r);
     if (r->results->interrupted)
         fprintf(out, "interrupted: the results above are what was measured before the signal\n");

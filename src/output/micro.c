@@ -132,7 +132,7 @@ int clb_micro_rows_json(const struct clb_micro_results *res, json_t *results)
 
 static int write_json(FILE *out, const struct clb_micro_report *r)
 {
-    json_t *root = clb_result_doc_create(r->meta, NULL, 0, r->devices, r->n_devices);
+    json_t *root = clb_result_doc_create(r->meta, r->devices, r->n_devices);
     json_t *rows = json_array();
     int rc = -1;
 

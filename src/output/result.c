@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "clbench/host.h"
 #include "clbench/report.h"
 #include "config.h"
 
@@ -14,11 +13,58 @@ static json_t *command_line(const struct clb_run_meta *m)
     return a;
 }
 
-json_t *clb_result_doc_create(const struct clb_run_meta *meta,
-                              const struct clb_gemm_backend *const *backends, size_t n_backends,
-                              struct clb_device *const *devices, size_t n_devices)
+static json_t *host_json(const struct clb_host_info *h)
 {
-    char created[32], loader[128], loader_version[64];
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:I}", "hostname", h->hostname, "os",
+                     h->os, "kernel", h->kernel, "kernel_release", h->kernel_release, "arch",
+                     h->arch, "cpu", h->cpu, "logical_cpus", (int)h->logical_cpus,
+                     "memory_bytes", (json_int_t)h->memory_bytes);
+}
+
+static json_t *field_json(const struct clb_field *f)
+{
+    switch (f->type) {
+    case CLB_FIELD_STRING:
+        return json_string(f->str);
+    case CLB_FIELD_INT:
+        return json_integer((json_int_t)f->i);
+    case CLB_FIELD_BOOL:
+        return json_boolean(f->b);
+    case CLB_FIELD_NULL:
+        break;
+    }
+    return json_null();
+}
+
+json_t *clb_library_json(const struct clb_library_info *lib)
+{
+    json_t *o = json_pack("{s:s, s:s}", "library", lib->library, "version", lib->version);
+
+    for (size_t i = 0; o && i < lib->n_fields; i++) {
+        const struct clb_field *f = &lib->fields[i];
+        const char *dot = strchr(f->key, '.');
+        if (!dot) {
+            json_object_set_new(o, f->key, field_json(f));
+            continue;
+        }
+        /* "core_check.cpu_isa": one level of nesting is all the record uses. */
+        char parent[sizeof(f->key)];
+        snprintf(parent, sizeof(parent), "%.*s", (int)(dot - f->key), f->key);
+        json_t *sub = json_object_get(o, parent);
+        if (!sub) {
+            sub = json_object();
+            json_object_set_new(o, parent, sub);
+        }
+        json_object_set_new(sub, dot + 1, field_json(f));
+    }
+    return o;
+}
+
+json_t *clb_result_doc_create(const struct clb_run_meta *meta, struct clb_device *const *devices,
+                              size_t n_devices)
+{
+    const struct clb_run_record *rec = meta->record;
+    char created[32];
     struct tm tm;
     json_t *root = json_object(), *libs = json_object(), *devs = json_array();
 
@@ -38,13 +84,9 @@ json_t *clb_result_doc_create(const struct clb_run_meta *meta,
         json_object_set_new(root, "interrupted_by",
                             json_string(meta->signal ? strsignal(meta->signal) : "unknown"));
     json_object_set_new(root, "command", command_line(meta));
-    json_object_set_new(root, "host", clb_host_json());
-
-    clb_icd_loader_info(loader, sizeof(loader), loader_version, sizeof(loader_version));
-    json_object_set_new(libs, "icd_loader",
-                        json_pack("{s:s, s:s}", "library", loader, "version", loader_version));
-    for (size_t b = 0; b < n_backends; b++)
-        json_object_set_new(libs, backends[b]->name, backends[b]->info());
+    json_object_set_new(root, "host", host_json(&rec->host));
+    for (size_t i = 0; i < rec->n_libs; i++)
+        json_object_set_new(libs, rec->libs[i].id, clb_library_json(&rec->libs[i]));
     json_object_set_new(root, "libraries", libs);
 
     for (size_t i = 0; i < n_devices; i++)
@@ -53,38 +95,31 @@ json_t *clb_result_doc_create(const struct clb_run_meta *meta,
     return root;
 }
 
-void clb_result_libraries_text(FILE *out, const struct clb_gemm_backend *const *backends,
-                               size_t n_backends)
+void clb_result_libraries_text(FILE *out, const struct clb_run_record *rec)
 {
-    char cpu[256];
-
-    clb_host_cpu_name(cpu, sizeof(cpu));
-    fprintf(out, "host CPU: %s, %u logical CPUs\n", cpu, clb_host_cpus());
-    for (size_t b = 0; b < n_backends; b++) {
-        json_t *info = backends[b]->info();
-        const char *key;
-        json_t *v;
+    fprintf(out, "host CPU: %s, %u logical CPUs\n", rec->host.cpu, rec->host.logical_cpus);
+    for (size_t b = 0; b < rec->n_libs; b++) {
+        const struct clb_library_info *lib = &rec->libs[b];
+        const struct clb_field *note = clb_library_field(lib, "core_check.note");
         int extra = 0;
 
-        fprintf(out, "%s: %s %s", backends[b]->name,
-                json_string_value(json_object_get(info, "library")),
-                json_string_value(json_object_get(info, "version")));
-        json_object_foreach(info, key, v) {
-            if (!strcmp(key, "library") || !strcmp(key, "version") || !strcmp(key, "config") ||
-                !(json_is_string(v) || json_is_integer(v)))
+        if (!strcmp(lib->id, "icd_loader"))
+            continue;
+        fprintf(out, "%s: %s %s", lib->id, lib->library, lib->version);
+        for (size_t i = 0; i < lib->n_fields; i++) {
+            const struct clb_field *f = &lib->fields[i];
+            if (!strcmp(f->key, "config") || strchr(f->key, '.') ||
+                (f->type != CLB_FIELD_STRING && f->type != CLB_FIELD_INT))
                 continue;
-            fprintf(out, "%s%s ", extra++ ? ", " : " (", key);
-            if (json_is_string(v))
-                fputs(json_string_value(v), out);
+            fprintf(out, "%s%s ", extra++ ? ", " : " (", f->key);
+            if (f->type == CLB_FIELD_STRING)
+                fputs(f->str, out);
             else
-                fprintf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+                fprintf(out, "%lld", f->i);
         }
         fputs(extra ? ")\n" : "\n", out);
         /* What decided the library's kernels, when there is something to say. */
-        const char *note = json_string_value(json_object_get(json_object_get(info, "core_check"),
-                                                             "note"));
-        if (note)
-            fprintf(out, "%s: %s\n", backends[b]->name, note);
-        json_decref(info);
+        if (note && note->type == CLB_FIELD_STRING)
+            fprintf(out, "%s: %s\n", lib->id, note->str);
     }
 }

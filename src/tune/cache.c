@@ -1,3 +1,4 @@
+#include "clbench/file.h"
 #include "clbench/tune.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 #include "clbench/host.h"
+#include "clbench/record.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -31,7 +32,7 @@ unsigned clb_host_cpus(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
-static uint64_t meminfo_bytes(const char *key)
+uint64_t clb_host_meminfo_bytes(const char *key)
 {
     FILE *f = fopen("/proc/meminfo", "r");
     char line[256];
@@ -69,18 +70,29 @@ static void os_name(char *buf, size_t len)
         fclose(f);
 }
 
-json_t *clb_host_json(void)
+void clb_host_info_read(struct clb_host_info *out)
 {
     struct utsname u;
-    char host[256] = "unknown", cpu[256], os[256];
 
-    gethostname(host, sizeof(host) - 1);
-    clb_host_cpu_name(cpu, sizeof(cpu));
-    os_name(os, sizeof(os));
-    if (uname(&u) != 0)
-        memset(&u, 0, sizeof(u));
-    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:I}", "hostname", host, "os", os,
-                     "kernel", u.sysname, "kernel_release", u.release, "arch", u.machine, "cpu",
-                     cpu, "logical_cpus", (int)clb_host_cpus(), "memory_bytes",
-                     (json_int_t)meminfo_bytes("MemTotal"));
+    memset(out, 0, sizeof(*out));
+    if (gethostname(out->hostname, sizeof(out->hostname) - 1) != 0)
+        snprintf(out->hostname, sizeof(out->hostname), "unknown");
+    clb_host_cpu_name(out->cpu, sizeof(out->cpu));
+    os_name(out->os, sizeof(out->os));
+    if (uname(&u) == 0) {
+        snprintf(out->kernel, sizeof(out->kernel), "%.63s", u.sysname);
+        snprintf(out->kernel_release, sizeof(out->kernel_release), "%.127s", u.release);
+        snprintf(out->arch, sizeof(out->arch), "%.63s", u.machine);
+    }
+    out->logical_cpus = clb_host_cpus();
+    out->memory_bytes = clb_host_meminfo_bytes("MemTotal");
+}
+
+uint64_t clb_host_available_bytes(void)
+{
+    uint64_t bytes = clb_host_meminfo_bytes("MemAvailable");
+    if (bytes)
+        return bytes;
+    long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/cli_args.h"
 #include "clbench/cli.h"
 #include "clbench/compare.h"
 #include "clbench/fit.h"

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include "clbench/cli_args.h"
 #include "clbench/compare.h"
 
 static void regression_rule(void **state)

@@ -1,22 +1,10 @@
+#include "clbench/file.h"
+
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include "clbench/report.h"
-
-int clb_format_from_path(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-
-    if (dot && strcmp(dot, ".json") == 0)
-        return CLB_FORMAT_JSON;
-    if (dot && strcmp(dot, ".csv") == 0)
-        return CLB_FORMAT_CSV;
-    return -1;
-}
 
 int clb_write_file_atomic(const char *path, int (*write)(FILE *out, const void *ctx),
                           const void *ctx, struct clb_error *e)

@@ -1,0 +1,60 @@
+/* Option parsers for compare and fit: text to the types their rooms define. */
+#include "clbench/cli_args.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int clb_opt_pairs(const char *arg, void *field, struct clb_error *e)
+{
+    struct clb_pair_list *l = field;
+
+    l->n = 0;
+    for (const char *s = arg;;) {
+        size_t len = strcspn(s, ","), eq;
+        if (l->n == CLB_COMPARE_MAX_PAIRS) {
+            clb_error_set(e, "more than %d pairs", CLB_COMPARE_MAX_PAIRS);
+            return -1;
+        }
+        struct clb_device_pair *p = &l->v[l->n];
+        eq = strcspn(s, "=");
+        if (eq >= len || eq == 0 || eq + 1 == len || eq >= sizeof(p->first) ||
+            len - eq - 1 >= sizeof(p->other)) {
+            clb_error_set(e, "expected FIRST=OTHER device name parts, got '%.*s'", (int)len, s);
+            return -1;
+        }
+        memcpy(p->first, s, eq);
+        p->first[eq] = '\0';
+        memcpy(p->other, s + eq + 1, len - eq - 1);
+        p->other[len - eq - 1] = '\0';
+        l->n++;
+        if (!s[len])
+            return 0;
+        s += len + 1;
+    }
+}
+
+int clb_opt_percent(const char *arg, void *field, struct clb_error *e)
+{
+    char buf[64];
+    size_t n = strlen(arg);
+
+    if (n == 0 || n >= sizeof(buf)) {
+        clb_error_set(e, "expected a percentage like 5%%");
+        return -1;
+    }
+    memcpy(buf, arg, n + 1);
+    if (buf[n - 1] == '%')
+        buf[n - 1] = '\0';
+    if (clb_parse_double(buf, 0.0, 100.0, field, e))
+        return -1;
+    *(double *)field /= 100.0;
+    return 0;
+}
+
+int clb_opt_dtype(const char *arg, void *field, struct clb_error *e)
+{
+    if (clb_dtype_parse(arg, field))
+        return 0;
+    clb_error_set(e, "unknown dtype '%s', expected fp32, fp16, bf16, int8 or int4", arg);
+    return -1;
+}

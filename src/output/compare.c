@@ -1,0 +1,253 @@
+/* compare's output: the side-by-side table, its JSON and CSV. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/compare.h"
+#include "clbench/report.h"
+#include "clbench/table.h"
+#include "clbench/units.h"
+
+static const char *base(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static void value_str(json_t *v, char *buf, size_t len)
+{
+    if (v)
+        clb_config_value_str(v, buf, len);
+    else
+        snprintf(buf, len, "-");
+}
+
+/* One line per row not compared, each after `prefix`. */
+static void write_unpaired(FILE *out, const struct clb_comparison *c, const char *prefix)
+{
+    char a[128], b[128];
+
+    for (size_t k = 0; k < c->n_unpaired; k++) {
+        const struct clb_compare_unpaired *u = &c->unpaired[k];
+        fprintf(out, "%snot compared: %s %s %s on %s", prefix, u->first->benchmark,
+                u->first->case_, u->first->backend, u->first->device);
+        if (strcmp(u->first->device, u->other->device))
+            fprintf(out, " / %s", u->other->device);
+        for (size_t d = 0; d < u->n_diffs; d++) {
+            clb_config_value_str(u->diff[d].first, a, sizeof(a));
+            clb_config_value_str(u->diff[d].other, b, sizeof(b));
+            fprintf(out, "%s%s %s vs %s", d ? ", " : ": ", u->diff[d].key, a, b);
+        }
+        fprintf(out, " (%s vs %s)\n", base(c->files[0]->path), base(c->files[u->file]->path));
+    }
+}
+
+/* The differences between the files that did not keep rows apart, on one line. */
+static void write_ignored(FILE *out, const struct clb_comparison *c, const char *prefix)
+{
+    char a[128];
+
+    if (c->n_ignored == 0)
+        return;
+    fprintf(out, "%sdifferences ignored:", prefix);
+    for (size_t k = 0; k < c->n_ignored; k++) {
+        fprintf(out, "%s %s", k ? ";" : "", c->ignored[k].field);
+        for (size_t i = 0; i < c->n_files; i++) {
+            value_str(c->ignored[k].values[i], a, sizeof(a));
+            fprintf(out, "%s%s", i ? " vs " : " ", a);
+        }
+    }
+    fputc('\n', out);
+}
+
+static int write_table(FILE *out, const struct clb_comparison *c)
+{
+    const char *head[4 + CLB_COMPARE_MAX_FILES];
+    struct clb_table *t;
+    size_t n_cols = 4 + c->n_files;
+
+    head[0] = "BENCHMARK";
+    head[1] = "CASE";
+    head[2] = "BACKEND";
+    head[3] = "DEVICE";
+    for (size_t i = 0; i < c->n_files; i++)
+        head[4 + i] = base(c->files[i]->path);
+    if (!(t = clb_table_create(head, n_cols)))
+        return -1;
+    for (size_t i = 0; i < c->n_files; i++)
+        clb_table_align_right(t, 4 + i);
+    for (size_t r = 0; r < c->n_rows; r++) {
+        const struct clb_compare_row *row = &c->rows[r];
+        char cells[CLB_COMPARE_MAX_FILES][96], dev[300];
+        const char *cp[4 + CLB_COMPARE_MAX_FILES];
+        size_t used = (size_t)snprintf(dev, sizeof(dev), "%s", row->row[0]->device);
+
+        for (size_t i = 0; i < c->n_files; i++) {
+            const struct clb_result_row *ri = row->row[i];
+            if (i > 0 && ri && strcmp(ri->device, row->row[0]->device) && used < sizeof(dev))
+                used += (size_t)snprintf(dev + used, sizeof(dev) - used, " / %s", ri->device);
+            if (!ri)
+                snprintf(cells[i], sizeof(cells[i]), "-");
+            else if (!ri->has_value)
+                snprintf(cells[i], sizeof(cells[i]), "%s", ri->status);
+            else if (i == 0 || row->ratio[i] == 0)
+                snprintf(cells[i], sizeof(cells[i]), "%.4g %s", ri->value,
+                         clb_metric_unit(ri->metric));
+            else
+                snprintf(cells[i], sizeof(cells[i]), "%.4g %s (%.2fx)%s", ri->value,
+                         clb_metric_unit(ri->metric), row->ratio[i],
+                         clb_compare_regressed(ri->metric, row->ratio[i], c->threshold) ? " !"
+                                                                                        : "");
+            cp[4 + i] = cells[i];
+        }
+        cp[0] = row->row[0]->benchmark;
+        cp[1] = row->row[0]->case_;
+        cp[2] = row->row[0]->backend;
+        cp[3] = dev;
+        if (clb_table_add(t, cp)) {
+            clb_table_destroy(t);
+            return -1;
+        }
+    }
+    clb_table_print(t, out);
+    clb_table_destroy(t);
+    write_unpaired(out, c, "");
+    fputc('\n', out);
+    for (size_t g = 0; g < c->n_groups; g++) {
+        const struct clb_compare_group *gr = &c->groups[g];
+        fprintf(out, "geometric mean, %s vs %s: %s %s, %s on %s", base(c->files[gr->file]->path),
+                base(c->files[0]->path), gr->benchmark, gr->metric, gr->backend, gr->device0);
+        if (strcmp(gr->device0, gr->device))
+            fprintf(out, " / %s", gr->device);
+        fprintf(out, ": %.3fx over %zu result%s\n", gr->geomean, gr->n, gr->n == 1 ? "" : "s");
+    }
+    if (c->threshold > 0)
+        fprintf(out, "%zu figure%s more than %.3g%% worse than the first file's (marked !)\n",
+                c->n_regressions, c->n_regressions == 1 ? "" : "s", c->threshold * 100.0);
+    write_ignored(out, c, "");
+    return 0;
+}
+
+/* Borrowed: the value, or JSON null for NULL (for "O" in json_pack, which takes a reference). */
+static json_t *value_or_null(json_t *v)
+{
+    return v ? v : json_null();
+}
+
+static int write_json(FILE *out, const struct clb_comparison *c)
+{
+    json_t *root = json_object(), *files = json_array(), *rows = json_array(),
+           *groups = json_array(), *unpaired = json_array(), *ignored = json_array();
+
+    for (size_t i = 0; i < c->n_files; i++)
+        json_array_append_new(files, json_pack("{s:s, s:s, s:s, s:b}", "path",
+                                               c->files[i]->path, "clbench_version",
+                                               c->files[i]->version, "created",
+                                               c->files[i]->created, "complete",
+                                               c->files[i]->complete));
+    for (size_t r = 0; r < c->n_rows; r++) {
+        const struct clb_compare_row *row = &c->rows[r];
+        json_t *values = json_array(), *ratios = json_array(), *devices = json_array();
+        for (size_t i = 0; i < c->n_files; i++) {
+            const struct clb_result_row *ri = row->row[i];
+            json_array_append_new(values, ri && ri->has_value ? json_real(ri->value) : json_null());
+            json_array_append_new(devices, ri ? json_string(ri->device) : json_null());
+            json_array_append_new(ratios, i == 0 ? json_real(1.0)
+                                          : row->ratio[i] > 0 ? json_real(row->ratio[i])
+                                                              : json_null());
+        }
+        json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "benchmark",
+                                              row->row[0]->benchmark, "case", row->row[0]->case_,
+                                              "backend", row->row[0]->backend, "metric",
+                                              row->row[0]->metric, "devices", devices, "values",
+                                              values, "ratios", ratios));
+    }
+    for (size_t g = 0; g < c->n_groups; g++) {
+        const struct clb_compare_group *gr = &c->groups[g];
+        json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:f}",
+                                                "file", c->files[gr->file]->path, "benchmark",
+                                                gr->benchmark, "metric", gr->metric,
+                                                "device_first", gr->device0, "device",
+                                                gr->device, "backend", gr->backend, "n",
+                                                (json_int_t)gr->n, "geomean", gr->geomean));
+    }
+    for (size_t k = 0; k < c->n_unpaired; k++) {
+        const struct clb_compare_unpaired *u = &c->unpaired[k];
+        json_t *diffs = json_array();
+        for (size_t d = 0; d < u->n_diffs; d++)
+            json_array_append_new(diffs, json_pack("{s:s, s:[OO]}", "field", u->diff[d].key,
+                                                   "values", value_or_null(u->diff[d].first),
+                                                   value_or_null(u->diff[d].other)));
+        json_array_append_new(unpaired, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}",
+                                                  "benchmark", u->first->benchmark, "case",
+                                                  u->first->case_, "backend", u->first->backend,
+                                                  "device", u->first->device, "file",
+                                                  c->files[u->file]->path, "device_in_file",
+                                                  u->other->device, "differences", diffs));
+    }
+    for (size_t k = 0; k < c->n_ignored; k++) {
+        json_t *values = json_array();
+        for (size_t i = 0; i < c->n_files; i++)
+            json_array_append(values, value_or_null(c->ignored[k].values[i]));
+        json_array_append_new(ignored, json_pack("{s:s, s:o}", "field", c->ignored[k].field,
+                                                 "values", values));
+    }
+    json_object_set_new(root, "files", files);
+    json_object_set_new(root, "rows", rows);
+    json_object_set_new(root, "geomeans", groups);
+    json_object_set_new(root, "unpaired", unpaired);
+    json_object_set_new(root, "ignored_differences", ignored);
+    if (c->threshold > 0) {
+        json_object_set_new(root, "threshold", json_real(c->threshold));
+        json_object_set_new(root, "regressions", json_integer((json_int_t)c->n_regressions));
+    }
+    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(root);
+    return rc;
+}
+
+static int write_csv(FILE *out, const struct clb_comparison *c)
+{
+    fputs("benchmark,case,backend,device,file,device_in_file,value,ratio\n", out);
+    for (size_t r = 0; r < c->n_rows; r++) {
+        const struct clb_compare_row *row = &c->rows[r];
+        for (size_t i = 0; i < c->n_files; i++) {
+            const struct clb_result_row *ri = row->row[i];
+            fprintf(out, "%s,", row->row[0]->benchmark);
+            clb_csv_field(out, row->row[0]->case_);
+            fprintf(out, ",%s,", row->row[0]->backend);
+            clb_csv_field(out, row->row[0]->device);
+            fputc(',', out);
+            clb_csv_field(out, c->files[i]->path);
+            fputc(',', out);
+            clb_csv_field(out, ri ? ri->device : "");
+            if (ri && ri->has_value)
+                fprintf(out, ",%.9g", ri->value);
+            else
+                fputc(',', out);
+            if (i == 0 || row->ratio[i] > 0)
+                fprintf(out, ",%.6g\n", i == 0 ? 1.0 : row->ratio[i]);
+            else
+                fputs(",\n", out);
+        }
+    }
+    return 0;
+}
+
+int clb_compare_write(FILE *out, FILE *notes, enum clb_format fmt, const struct clb_comparison *c)
+{
+    switch (fmt) {
+    case CLB_FORMAT_JSON:
+        return write_json(out, c);
+    case CLB_FORMAT_CSV:
+        if (write_csv(out, c))
+            return -1;
+        write_unpaired(notes, c, "clbench compare: note: ");
+        write_ignored(notes, c, "clbench compare: note: ");
+        return 0;
+    case CLB_FORMAT_TABLE:
+        break;
+    }
+    return write_table(out, c);
+}

@@ -1,0 +1,54 @@
+#include "clbench/record.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct clb_field *add(struct clb_library_info *l, const char *key,
+                             enum clb_field_type type)
+{
+    if (l->n_fields == CLB_LIBRARY_MAX_FIELDS)
+        return NULL;
+    struct clb_field *f = &l->fields[l->n_fields++];
+    memset(f, 0, sizeof(*f));
+    snprintf(f->key, sizeof(f->key), "%s", key);
+    f->type = type;
+    return f;
+}
+
+void clb_library_str(struct clb_library_info *l, const char *key, const char *value)
+{
+    struct clb_field *f = add(l, key, value ? CLB_FIELD_STRING : CLB_FIELD_NULL);
+    if (f && value)
+        snprintf(f->str, sizeof(f->str), "%s", value);
+}
+
+void clb_library_int(struct clb_library_info *l, const char *key, long long value)
+{
+    struct clb_field *f = add(l, key, CLB_FIELD_INT);
+    if (f)
+        f->i = value;
+}
+
+void clb_library_bool(struct clb_library_info *l, const char *key, bool value)
+{
+    struct clb_field *f = add(l, key, CLB_FIELD_BOOL);
+    if (f)
+        f->b = value;
+}
+
+const struct clb_field *clb_library_field(const struct clb_library_info *l, const char *key)
+{
+    for (size_t i = 0; i < l->n_fields; i++)
+        if (!strcmp(l->fields[i].key, key))
+            return &l->fields[i];
+    return NULL;
+}
+
+const struct clb_library_info *clb_run_record_library(const struct clb_run_record *r,
+                                                      const char *id)
+{
+    for (size_t i = 0; i < r->n_libs; i++)
+        if (!strcmp(r->libs[i].id, id))
+            return &r->libs[i];
+    return NULL;
+}
