@@ -58,6 +58,64 @@ double clb_gemm_load(enum clb_precision p, const void *m, size_t i);
 double clb_half_to_double(uint16_t bits);
 
 /*
+ * Parameters of a tunable kernel as name/value pairs ("KWG" = 32), in the
+ * order the backend sets them: what the tuning cache stores and `clbench
+ * tune` prints. n == 0: the library's built-in choice.
+ */
+enum { CLB_TUNE_MAX_PARAMS = 20 };
+
+struct clb_tune_params {
+    size_t n;
+    char name[CLB_TUNE_MAX_PARAMS][16];
+    size_t value[CLB_TUNE_MAX_PARAMS];
+};
+
+/* The value of parameter `name`, or `fallback`. */
+size_t clb_tune_get(const struct clb_tune_params *p, const char *name, size_t fallback);
+/* Sets `name` (replacing its value, or appended; ignored beyond CLB_TUNE_MAX_PARAMS). */
+void clb_tune_set(struct clb_tune_params *p, const char *name, size_t value);
+
+/*
+ * The tunable part of a device backend: its parameter space, for `clbench
+ * tune` (src/tune/search.c, which knows no backend by name) to search.
+ * Every hook must be set.
+ */
+struct clb_gemm_tuning {
+    const char *kernel; /* its name in the tuning cache: "Xgemm", "clbench-gemm" */
+    const char *label;  /* in the tune summary: "CLBlast Xgemm" */
+    /* The parameters it takes, NULL-terminated; candidates use no others. */
+    const char *const *params;
+    /*
+     * The share of the tune budget (0 < share <= 1), counted from the start
+     * of a device's search, by which its search ends when another backend is
+     * searched after it. Backends are searched in increasing share; the last
+     * one runs until the whole budget is spent.
+     */
+    double budget_share;
+
+    /*
+     * Candidate `index` (0, 1, ...) for dev in precision p into *out; false
+     * when there are no more. Index 0 is the built-in choice (n == 0 where the
+     * library has its own), then known-good starts chosen by device type, then
+     * random ones drawn from *rng (the search seeds it). A candidate may be
+     * invalid: the search asks valid() and skips it.
+     */
+    bool (*next_candidate)(const struct clb_device *dev, enum clb_precision p, size_t index,
+                           uint64_t *rng, struct clb_tune_params *out);
+    /* Whether the parameters obey the kernel's constraints on dev (n == 0: always). */
+    bool (*valid)(const struct clb_device *dev, enum clb_precision p,
+                  const struct clb_tune_params *params);
+    /*
+     * As the backend's create, with exactly these parameters (n == 0: the
+     * built-in choice), never the stored tuning; a state for its run,
+     * download and destroy. NULL with e set when they cannot be applied.
+     */
+    void *(*create_with)(const struct clb_device *dev, const struct clb_cl_env *env,
+                         const struct clb_gemm_data *data, const struct clb_tune_params *params,
+                         struct clb_error *e);
+};
+
+/*
  * A GEMM implementation. Each one is a file under src/backends/ holding one
  * const instance, listed in src/backends/registry.c.
  */
@@ -84,10 +142,15 @@ struct clb_gemm_backend {
      * Allocates what one problem needs and copies the inputs there (untimed).
      * Device backends get the device and its context and queue, which live
      * across problems (so compiled kernels are reused); host backends get NULLs.
+     * `stored`: the tuning cache's parameters for this device, backend and
+     * precision (only ever for a backend with a tuning part), or NULL; the
+     * backend applies them where it can (tuned() says whether it did) and
+     * otherwise runs its defaults. Borrowed for the call.
      * Returns the backend's own state, or NULL with e set.
      */
     void *(*create)(const struct clb_device *dev, const struct clb_cl_env *env,
-                    const struct clb_gemm_data *data, struct clb_error *e);
+                    const struct clb_gemm_data *data, const struct clb_tune_params *stored,
+                    struct clb_error *e);
     /* Copies A, B and C0 from the host again (for end-to-end timing). */
     int (*upload)(void *state, struct clb_error *e);
     /* One GEMM call; returns only when the result is complete (clFinish). */
@@ -104,13 +167,19 @@ struct clb_gemm_backend {
     void (*extra_device_bytes)(struct clb_gemm_shape s, enum clb_precision p, uint64_t *total,
                                uint64_t *largest);
 
-    /* Whether this problem runs with tuned parameters (shown as "NAME (tuned)"). May be NULL. */
+    /*
+     * Whether create applied the stored parameters it was given (the row is
+     * shown as "NAME (tuned)"). May be NULL: never.
+     */
     bool (*tuned)(void *state);
 
     /* Host backends: threads to use (0: all cores). May be NULL. */
     void (*set_threads)(unsigned n);
     /* Host backends: threads they will use. May be NULL. */
     unsigned (*get_threads)(void);
+
+    /* Device backends with parameters `clbench tune` can search; NULL: none. */
+    const struct clb_gemm_tuning *tuning;
 };
 
 /* The registry, NULL-terminated; the first host backend is the baseline. */

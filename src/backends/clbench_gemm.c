@@ -1,8 +1,8 @@
 /*
  * clbench's own portable GEMM (kernels/gemm.cl) as a backend: the fallback
- * where CLBlast is absent, and a second opinion where it is present. Its
- * parameters come from `clbench tune` when the cache has them, otherwise
- * from defaults by device type.
+ * where CLBlast is absent, and a second opinion where it is present. It runs
+ * the stored tuning it is handed when that is valid on the device, otherwise
+ * defaults by device type; its tuning part is what `clbench tune` searches.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +11,17 @@
 #include "buffers.h"
 #include "clbench/gemm.h"
 #include "clbench/kernels.h"
-#include "clbench/own_gemm.h"
-#include "clbench/tune.h"
+
+struct own_params {
+    unsigned tm, tn; /* register tile: TM rows x TN-wide vectors */
+    unsigned lx, ly; /* work-group size */
+    unsigned kc;     /* K per launch (0: all of K in one) */
+};
 
 struct own_state {
     const struct clb_gemm_data *data;
     const struct clb_cl_env *env;
-    struct clb_own_gemm_params p;
+    struct own_params p;
     bool tuned;
     cl_program prog;
     cl_kernel gemm, pack;
@@ -26,20 +30,22 @@ struct own_state {
     cl_uint lda, ldb;        /* leading dimensions the GEMM kernel reads */
 };
 
-void clb_own_gemm_defaults(const struct clb_device *dev, enum clb_precision p,
-                           struct clb_own_gemm_params *out)
+static const char *const own_param_names[] = { "TM", "TN", "LX", "LY", "KC", NULL };
+
+static void own_defaults(const struct clb_device *dev, enum clb_precision p,
+                         struct own_params *out)
 {
     const bool cpu = (clb_device_u64(dev, CLB_PROP_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
 
     /* CPUs: one work-item per core-sized strip, long vectors; GPUs: many small tiles. */
     if (cpu)
-        *out = (struct clb_own_gemm_params){ .tm = 8, .tn = p == CLB_FP64 ? 8 : 16, .lx = 8,
-                                             .ly = 1, .kc = 1024 };
+        *out = (struct own_params){ .tm = 8, .tn = p == CLB_FP64 ? 8 : 16, .lx = 8, .ly = 1,
+                                    .kc = 1024 };
     else
-        *out = (struct clb_own_gemm_params){ .tm = 4, .tn = 4, .lx = 16, .ly = 16, .kc = 0 };
+        *out = (struct own_params){ .tm = 4, .tn = 4, .lx = 16, .ly = 16, .kc = 0 };
 }
 
-void clb_own_gemm_params_to_tune(const struct clb_own_gemm_params *p, struct clb_tune_params *t)
+static void to_tune(const struct own_params *p, struct clb_tune_params *t)
 {
     memset(t, 0, sizeof(*t));
     clb_tune_set(t, "TM", p->tm);
@@ -49,7 +55,16 @@ void clb_own_gemm_params_to_tune(const struct clb_own_gemm_params *p, struct clb
     clb_tune_set(t, "KC", p->kc);
 }
 
-bool clb_own_gemm_params_valid(const struct clb_device *dev, const struct clb_own_gemm_params *p)
+static struct own_params from_tune(const struct clb_tune_params *t)
+{
+    return (struct own_params){
+        .tm = (unsigned)clb_tune_get(t, "TM", 0), .tn = (unsigned)clb_tune_get(t, "TN", 0),
+        .lx = (unsigned)clb_tune_get(t, "LX", 0), .ly = (unsigned)clb_tune_get(t, "LY", 0),
+        .kc = (unsigned)clb_tune_get(t, "KC", 0),
+    };
+}
+
+static bool params_valid(const struct clb_device *dev, const struct own_params *p)
 {
     const uint64_t wg = clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE);
     return p->tm >= 1 && p->tm <= 16 && (p->tn == 4 || p->tn == 8 || p->tn == 16) &&
@@ -57,24 +72,44 @@ bool clb_own_gemm_params_valid(const struct clb_device *dev, const struct clb_ow
            p->kc <= 65536;
 }
 
-static void params_for(const struct clb_device *dev, enum clb_precision prec,
-                       struct clb_own_gemm_params *p, bool *tuned)
+static bool own_valid(const struct clb_device *dev, enum clb_precision prec,
+                      const struct clb_tune_params *t)
 {
-    struct clb_tune_params t;
+    const struct own_params p = from_tune(t);
 
-    clb_own_gemm_defaults(dev, prec, p);
-    *tuned = false;
-    if (clb_tuning_lookup(dev, CLB_OWN_GEMM_KERNEL, clb_precision_name(prec), &t, NULL)) {
-        struct clb_own_gemm_params q = {
-            .tm = (unsigned)clb_tune_get(&t, "TM", 0), .tn = (unsigned)clb_tune_get(&t, "TN", 0),
-            .lx = (unsigned)clb_tune_get(&t, "LX", 0), .ly = (unsigned)clb_tune_get(&t, "LY", 0),
-            .kc = (unsigned)clb_tune_get(&t, "KC", 0),
-        };
-        if (clb_own_gemm_params_valid(dev, &q)) {
-            *p = q;
-            *tuned = true;
-        }
-    }
+    (void)prec;
+    return params_valid(dev, &p);
+}
+
+/* Candidates: the defaults, then one parameter changed at a time. No random ones. */
+static bool own_candidate(const struct clb_device *dev, enum clb_precision prec, size_t index,
+                          uint64_t *rng, struct clb_tune_params *out)
+{
+    static const unsigned tms[] = { 4, 6, 8, 12 }, tns[] = { 4, 8, 16 },
+                          kcs[] = { 0, 256, 512, 1024 };
+    static const unsigned locals[][2] = { { 8, 1 }, { 16, 1 }, { 4, 4 }, { 16, 16 }, { 32, 4 } };
+    struct own_params d, c[1 + 4 + 3 + 5 + 4];
+    size_t n = 0;
+
+    (void)rng;
+    own_defaults(dev, prec, &d);
+    c[n++] = d;
+    for (size_t i = 0; i < sizeof(tms) / sizeof(tms[0]); i++)
+        if (tms[i] != d.tm)
+            c[n] = d, c[n++].tm = tms[i];
+    for (size_t i = 0; i < sizeof(tns) / sizeof(tns[0]); i++)
+        if (tns[i] != d.tn)
+            c[n] = d, c[n++].tn = tns[i];
+    for (size_t i = 0; i < sizeof(locals) / sizeof(locals[0]); i++)
+        if (locals[i][0] != d.lx || locals[i][1] != d.ly)
+            c[n] = d, c[n].lx = locals[i][0], c[n++].ly = locals[i][1];
+    for (size_t i = 0; i < sizeof(kcs) / sizeof(kcs[0]); i++)
+        if (kcs[i] != d.kc)
+            c[n] = d, c[n++].kc = kcs[i];
+    if (index >= n)
+        return false;
+    to_tune(&c[index], out);
+    return true;
 }
 
 static bool own_supports(const struct clb_device *dev, enum clb_precision p, char *why,
@@ -129,9 +164,10 @@ static void own_destroy(void *state)
     free(s);
 }
 
-void *clb_own_gemm_create(const struct clb_device *dev, const struct clb_cl_env *env,
-                          const struct clb_gemm_data *data,
-                          const struct clb_own_gemm_params *params, struct clb_error *e)
+/* With `stored` (may be NULL): those when valid here, else the defaults; else exactly `exact`. */
+static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
+                    const struct clb_gemm_data *data, const struct clb_tune_params *stored,
+                    const struct own_params *exact, struct clb_error *e)
 {
     struct own_state *s = calloc(1, sizeof(*s));
     const struct clb_gemm_shape sh = data->shape;
@@ -145,10 +181,18 @@ void *clb_own_gemm_create(const struct clb_device *dev, const struct clb_cl_env 
     }
     s->data = data;
     s->env = env;
-    if (params)
-        s->p = *params;
-    else
-        params_for(dev, data->precision, &s->p, &s->tuned);
+    if (exact) {
+        s->p = *exact;
+    } else {
+        own_defaults(dev, data->precision, &s->p);
+        if (stored) {
+            const struct own_params q = from_tune(stored);
+            if (params_valid(dev, &q)) {
+                s->p = q;
+                s->tuned = true;
+            }
+        }
+    }
     if (sh.m > UINT32_MAX || sh.n > UINT32_MAX || sh.k > UINT32_MAX) {
         clb_error_set(e, "dimensions beyond 2^32 are not supported by clbench's kernel");
         goto error;
@@ -185,9 +229,18 @@ error:
 }
 
 static void *own_create(const struct clb_device *dev, const struct clb_cl_env *env,
-                        const struct clb_gemm_data *data, struct clb_error *e)
+                        const struct clb_gemm_data *data, const struct clb_tune_params *stored,
+                        struct clb_error *e)
 {
-    return clb_own_gemm_create(dev, env, data, NULL, e);
+    return create(dev, env, data, stored, NULL, e);
+}
+
+static void *own_create_with(const struct clb_device *dev, const struct clb_cl_env *env,
+                             const struct clb_gemm_data *data,
+                             const struct clb_tune_params *params, struct clb_error *e)
+{
+    const struct own_params p = from_tune(params);
+    return create(dev, env, data, NULL, params->n ? &p : NULL, e);
 }
 
 static int pack(struct own_state *s, cl_mem src, cl_mem dst, cl_uint rows, cl_uint cols,
@@ -281,6 +334,17 @@ static bool own_tuned(void *state)
     return ((struct own_state *)state)->tuned;
 }
 
+/* Few candidates (the defaults, then one change at a time): a quarter of the budget. */
+static const struct clb_gemm_tuning own_tuning = {
+    .kernel = "clbench-gemm",
+    .label = "clbench kernel",
+    .params = own_param_names,
+    .budget_share = 0.25,
+    .next_candidate = own_candidate,
+    .valid = own_valid,
+    .create_with = own_create_with,
+};
+
 const struct clb_gemm_backend clb_backend_clbench = {
     .name = "clbench",
     .on_device = true,
@@ -293,4 +357,5 @@ const struct clb_gemm_backend clb_backend_clbench = {
     .destroy = own_destroy,
     .tuned = own_tuned,
     .extra_device_bytes = own_extra_bytes,
+    .tuning = &own_tuning,
 };

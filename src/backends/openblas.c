@@ -61,12 +61,14 @@ static int openblas_upload(void *state, struct clb_error *e)
 }
 
 static void *openblas_create(const struct clb_device *dev, const struct clb_cl_env *env,
-                             const struct clb_gemm_data *data, struct clb_error *e)
+                             const struct clb_gemm_data *data,
+                             const struct clb_tune_params *stored, struct clb_error *e)
 {
     struct openblas_state *s = calloc(1, sizeof(*s));
 
     (void)dev;
     (void)env;
+    (void)stored;
     if (!s || !(s->c = malloc(data->shape.m * data->shape.n * clb_precision_bytes(data->precision)))) {
         free(s);
         clb_error_set(e, "out of host memory for C");

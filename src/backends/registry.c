@@ -2,23 +2,29 @@
 
 #include "clbench/gemm.h"
 
-#include "clbench/clblast_tune.h"
-#include "clbench/own_gemm.h"
-
-extern const struct clb_gemm_backend clb_backend_openblas;
-
 /*
+ * Every backend, in registry order: each X(n) names the const struct
+ * clb_gemm_backend clb_backend_n its file defines.
+ *
  * The baseline (first host backend) first: it is what speedups are against.
- * clblast-untuned is marked runs_first: CLBlast's parameter overrides are
+ * clblast_untuned is marked runs_first: CLBlast's parameter overrides are
  * process-wide, so untuned figures must be taken before tuned ones.
  */
+#define CLB_BACKENDS(X) \
+    X(openblas)         \
+    X(clblast_untuned)  \
+    X(clblast)          \
+    X(clbench)
+
+#define DECLARE(n) extern const struct clb_gemm_backend clb_backend_##n;
+CLB_BACKENDS(DECLARE)
+#undef DECLARE
+
+#define ENTRY(n) &clb_backend_##n,
 const struct clb_gemm_backend *const clb_gemm_backends[] = {
-    &clb_backend_openblas,
-    &clb_backend_clblast_untuned,
-    &clb_backend_clblast,
-    &clb_backend_clbench,
-    NULL,
+    CLB_BACKENDS(ENTRY) NULL,
 };
+#undef ENTRY
 
 const struct clb_gemm_backend *clb_gemm_backend_find(const char *name)
 {

@@ -1,5 +1,6 @@
 #include <CL/cl_half.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,28 @@ size_t clb_precision_bytes(enum clb_precision p)
 double clb_precision_unit_roundoff(enum clb_precision p)
 {
     return p == CLB_FP64 ? 0x1p-53 : p == CLB_FP16 ? 0x1p-11 : 0x1p-24;
+}
+
+size_t clb_tune_get(const struct clb_tune_params *p, const char *name, size_t fallback)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!strcmp(p->name[i], name))
+            return p->value[i];
+    return fallback;
+}
+
+void clb_tune_set(struct clb_tune_params *p, const char *name, size_t value)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        if (!strcmp(p->name[i], name)) {
+            p->value[i] = value;
+            return;
+        }
+    }
+    if (p->n < CLB_TUNE_MAX_PARAMS) {
+        snprintf(p->name[p->n], sizeof(p->name[0]), "%s", name);
+        p->value[p->n++] = value;
+    }
 }
 
 double clb_gemm_flops(struct clb_gemm_shape s)

@@ -10,6 +10,7 @@
 #include "clbench/interrupt.h"
 #include "clbench/rng.h"
 #include "clbench/timer.h"
+#include "clbench/tune.h"
 #include "clbench/units.h"
 
 /* Runs are bounded even with a long --min-time on a tiny problem. */
@@ -172,7 +173,11 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
 {
     const struct clb_gemm_backend *be = row->backend;
     struct clb_error e = { "" };
-    void *state = be->create(row->device, env, data, &e);
+    struct clb_tune_params stored;
+    const bool have_stored = be->tuning && row->device &&
+                             clb_tuning_lookup(row->device, be->tuning->kernel,
+                                               clb_precision_name(data->precision), &stored, NULL);
+    void *state = be->create(row->device, env, data, have_stored ? &stored : NULL, &e);
     size_t cap = opt->runs;
     double t, measured = 0.0;
 
@@ -181,7 +186,7 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
         return;
     }
     row->status = CLB_ROW_OK;
-    row->tuned = be->tuned && be->tuned(state);
+    row->tuned = have_stored && be->tuned && be->tuned(state);
     t = clb_now_s();
     if (be->run(state, &e))
         goto fault;

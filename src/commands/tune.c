@@ -5,7 +5,6 @@
 
 #include "clbench/gemm_cli.h"
 #include "clbench/interrupt.h"
-#include "clbench/own_gemm.h"
 #include "clbench/table.h"
 #include "clbench/tune.h"
 #include "clbench/units.h"
@@ -16,7 +15,7 @@ struct tune_config {
     double budget_s;
     uint64_t size;
     struct clb_precision_list precision;
-    const char *only;
+    const struct clb_gemm_backend *only;
     unsigned runs;
     bool dry_run;
 };
@@ -26,28 +25,54 @@ static int opt_size(const char *arg, void *field, struct clb_error *e)
     return clb_parse_u64(arg, 16, 16384, field, e);
 }
 
+/* "clblast or clbench": the backends with a tuning part, from the registry. */
+static void tunable_names(char *buf, size_t len, bool labels)
+{
+    size_t n = 0, k = 0, used = 0;
+
+    for (size_t i = 0; clb_gemm_backends[i]; i++)
+        n += clb_gemm_backends[i]->tuning != NULL;
+    buf[0] = '\0';
+    for (size_t i = 0; clb_gemm_backends[i] && used < len; i++) {
+        const struct clb_gemm_backend *be = clb_gemm_backends[i];
+        if (!be->tuning)
+            continue;
+        k++;
+        used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s%s",
+                                 k == 1 ? "" : k == n ? " or " : ", ", be->name,
+                                 labels ? " (" : "", labels ? be->tuning->label : "",
+                                 labels ? ")" : "");
+    }
+}
+
 static int opt_only(const char *arg, void *field, struct clb_error *e)
 {
-    if (strcmp(arg, "clblast") && strcmp(arg, "clbench")) {
-        clb_error_set(e, "expected clblast or clbench, got '%s'", arg);
+    const struct clb_gemm_backend *be = clb_gemm_backend_find(arg);
+    char names[256];
+
+    if (!be || !be->tuning) {
+        tunable_names(names, sizeof(names), false);
+        clb_error_set(e, "expected %s, got '%s'", names, arg);
         return -1;
     }
-    *(const char **)field = arg;
+    *(const struct clb_gemm_backend **)field = be;
     return 0;
 }
+
+/* --only's help names the tunable backends; tune_defaults() fills it before --help is shown. */
+static char only_help[512];
 
 static const struct clb_option tune_options[] = {
     CLB_COMMON_OPTIONS(struct tune_config),
     { "budget", 0, "SECONDS",
-      "Time for the search on each device, e.g. 60s (default: 60); the first CLBlast "
-      "candidate always runs to completion", clb_opt_seconds,
+      "Time for the search on each device, e.g. 60s (default: 60); each backend's first "
+      "candidate (its built-in choice) always runs to completion", clb_opt_seconds,
       offsetof(struct tune_config, budget_s) },
     { "size", 'n', "N", "Tune on an N x N x N problem (default: 1024)", opt_size,
       offsetof(struct tune_config, size) },
     { "precision", 'p', "PREC", "fp32 or fp64 (default: fp32)", clb_opt_precisions,
       offsetof(struct tune_config, precision) },
-    { "only", 0, "WHAT", "Tune only clblast (CLBlast's Xgemm) or clbench (its own kernel)",
-      opt_only, offsetof(struct tune_config, only) },
+    { "only", 0, "WHAT", only_help, opt_only, offsetof(struct tune_config, only) },
     { "runs", 0, "N", "Timed calls per candidate (default: 3)", clb_opt_positive,
       offsetof(struct tune_config, runs) },
     { "dry-run", 0, NULL, "Search, but store nothing in the tuning cache", NULL,
@@ -58,6 +83,10 @@ static const struct clb_option tune_options[] = {
 static void tune_defaults(void *config)
 {
     struct tune_config *c = config;
+    char names[sizeof(only_help) - 16];
+
+    tunable_names(names, sizeof(names), true);
+    snprintf(only_help, sizeof(only_help), "Tune only %s", names);
     c->budget_s = 60.0;
     c->size = 1024;
     c->runs = 3;
@@ -96,8 +125,9 @@ static int write_table(FILE *out, const struct clb_tune_result *r, const struct 
         clb_format_seconds(tr->seconds, secs, sizeof(secs));
         snprintf(res, sizeof(res), "%s%s%s", tr->status == CLB_ROW_OK ? "OK" : clb_row_status_name(tr->status),
                  tr->status == CLB_ROW_OK ? "" : ": ", tr->status == CLB_ROW_OK ? "" : tr->reason);
-        if (i == r->best[0] || i == r->best[1])
-            strncat(res, " (best)", sizeof(res) - strlen(res) - 1);
+        for (size_t b = 0; b < r->n_outcomes; b++)
+            if (i == r->outcomes[b].best)
+                strncat(res, " (best)", sizeof(res) - strlen(res) - 1);
         const char *cells[] = { tr->kernel, params, gf, secs, res };
         if (clb_table_add(t, cells)) {
             clb_table_destroy(t);
@@ -110,21 +140,23 @@ static int write_table(FILE *out, const struct clb_tune_result *r, const struct 
             (unsigned long long)c->size, (unsigned long long)c->size);
     clb_table_print(t, out);
     clb_table_destroy(t);
-    static const char *const what[2] = { "CLBlast Xgemm", "clbench kernel" };
-    for (int w = 0; w < 2; w++) {
-        if (r->best[w] == SIZE_MAX && r->default_gflops[w] == 0)
+    bool stored = false;
+    for (size_t b = 0; b < r->n_outcomes; b++) {
+        const struct clb_tune_outcome *o = &r->outcomes[b];
+        stored |= o->stored;
+        if (o->best == SIZE_MAX && o->default_gflops == 0)
             continue;
-        fprintf(out, "%s: default %.2f GFLOP/s", what[w], r->default_gflops[w]);
-        if (r->best[w] != SIZE_MAX && r->default_gflops[w] > 0)
-            fprintf(out, ", best %.2f GFLOP/s (%.2fx)", r->best_gflops[w],
-                    r->best_gflops[w] / r->default_gflops[w]);
-        fprintf(out, "%s\n", r->stored[w] ? "; stored"
-                             : r->best[w] != SIZE_MAX &&
-                                       r->best_gflops[w] <= r->default_gflops[w] * CLB_TUNE_MIN_GAIN
+        fprintf(out, "%s: default %.2f GFLOP/s", o->backend->tuning->label, o->default_gflops);
+        if (o->best != SIZE_MAX && o->default_gflops > 0)
+            fprintf(out, ", best %.2f GFLOP/s (%.2fx)", o->best_gflops,
+                    o->best_gflops / o->default_gflops);
+        fprintf(out, "%s\n", o->stored ? "; stored"
+                             : o->best != SIZE_MAX &&
+                                       o->best_gflops <= o->default_gflops * CLB_TUNE_MIN_GAIN
                                  ? "; the default stays (nothing 3% better found)"
                                  : "");
     }
-    if (r->stored[0] || r->stored[1])
+    if (stored)
         fprintf(out, "tuning cache: %s\n", path);
     if (r->interrupted)
         fprintf(out, "interrupted: the best found so far was kept\n");
@@ -145,12 +177,24 @@ static json_t *result_json(const struct clb_tune_result *r)
                                                 t->status == CLB_ROW_OK ? NULL : t->reason,
                                                 "gflops", t->gflops, "seconds", t->seconds));
     }
-    return json_pack("{s:s, s:o, s:f, s:f, s:f, s:f, s:b, s:b, s:b}", "device",
-                     clb_device_str(r->device, CLB_PROP_NAME), "trials", trials,
-                     "clblast_default_gflops", r->default_gflops[0], "clblast_best_gflops",
-                     r->best_gflops[0], "clbench_default_gflops", r->default_gflops[1],
-                     "clbench_best_gflops", r->best_gflops[1], "clblast_stored", r->stored[0],
-                     "clbench_stored", r->stored[1], "interrupted", r->interrupted);
+    json_t *o = json_pack("{s:s, s:o}", "device", clb_device_str(r->device, CLB_PROP_NAME),
+                          "trials", trials);
+    char key[96];
+    /* "clblast_default_gflops", "clblast_best_gflops", ..., then "clblast_stored", ... */
+    for (size_t b = 0; o && b < r->n_outcomes; b++) {
+        const struct clb_tune_outcome *oc = &r->outcomes[b];
+        snprintf(key, sizeof(key), "%s_default_gflops", oc->backend->name);
+        json_object_set_new(o, key, json_real(oc->default_gflops));
+        snprintf(key, sizeof(key), "%s_best_gflops", oc->backend->name);
+        json_object_set_new(o, key, json_real(oc->best_gflops));
+    }
+    for (size_t b = 0; o && b < r->n_outcomes; b++) {
+        snprintf(key, sizeof(key), "%s_stored", r->outcomes[b].backend->name);
+        json_object_set_new(o, key, json_boolean(r->outcomes[b].stored));
+    }
+    if (o)
+        json_object_set_new(o, "interrupted", json_boolean(r->interrupted));
+    return o;
 }
 
 static int tune_run(void *config, int n_operands, char **operands)
@@ -183,8 +227,7 @@ static int tune_run(void *config, int n_operands, char **operands)
         struct clb_error e = { "" };
         struct clb_tune_options opt = {
             .budget_s = cfg->budget_s, .size = cfg->size, .precision = cfg->precision.v[0],
-            .clblast = !cfg->only || !strcmp(cfg->only, "clblast"),
-            .own = !cfg->only || !strcmp(cfg->only, "clbench"), .runs = cfg->runs,
+            .only = cfg->only, .runs = cfg->runs,
             .store = !cfg->dry_run, .progress = isatty(STDERR_FILENO),
         };
         if (opt.precision == CLB_FP64 && !clb_device_bool(sel.devices[i], CLB_PROP_FP64)) {

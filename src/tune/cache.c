@@ -14,28 +14,6 @@
 
 #define TUNING_SCHEMA "clbench-tuning/1"
 
-size_t clb_tune_get(const struct clb_tune_params *p, const char *name, size_t fallback)
-{
-    for (size_t i = 0; i < p->n; i++)
-        if (!strcmp(p->name[i], name))
-            return p->value[i];
-    return fallback;
-}
-
-void clb_tune_set(struct clb_tune_params *p, const char *name, size_t value)
-{
-    for (size_t i = 0; i < p->n; i++) {
-        if (!strcmp(p->name[i], name)) {
-            p->value[i] = value;
-            return;
-        }
-    }
-    if (p->n < CLB_TUNE_MAX_PARAMS) {
-        snprintf(p->name[p->n], sizeof(p->name[0]), "%s", name);
-        p->value[p->n++] = value;
-    }
-}
-
 int clb_tuning_path(char *buf, size_t len)
 {
     const char *env = getenv("CLBENCH_TUNING_FILE"), *xdg = getenv("XDG_CACHE_HOME"),
