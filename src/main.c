@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/blascore.h"
-#include "clbench/cli.h"
+#include "clbench/backends/blascore.h"
+#include "clbench/cli/cli.h"
 #include "config.h"
 
 /* What `clbench` alone, or `clbench -OPTION ...`, runs. */

@@ -2,7 +2,7 @@
 #define CLBENCH_BACKENDS_BUFFERS_H
 
 /* A, B and C of one problem on a device: what every device backend allocates and copies. */
-#include "clbench/gemm.h"
+#include "clbench/backends/backend.h"
 
 struct clb_gemm_buffers {
     cl_mem a, b, c;

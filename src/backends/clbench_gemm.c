@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "buffers.h"
-#include "clbench/gemm.h"
-#include "clbench/kernels.h"
+#include "clbench/backends/backend.h"
+#include "clbench/cl/kernels.h"
 
 struct own_params {
     unsigned tm, tn; /* register tile: TM rows x TN-wide vectors */

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "buffers.h"
-#include "clbench/gemm.h"
-#include "clbench/rng.h"
+#include "clbench/backends/backend.h"
+#include "clbench/util/rng.h"
 #include "config.h"
 
 static const char *clblast_status_name(CLBlastStatusCode s)

@@ -1,5 +1,5 @@
 /* OpenBLAS's kernels against the CPU: the table of cores, the decision, the restart. */
-#include "clbench/blascore.h"
+#include "clbench/backends/blascore.h"
 
 #include <cblas.h>
 #include <stdio.h>

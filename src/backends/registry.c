@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "clbench/gemm.h"
+#include "clbench/backends/backend.h"
 
 /*
  * Every backend, in registry order: each X(n) names the const struct

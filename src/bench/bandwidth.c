@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/kernels.h"
-#include "clbench/micro.h"
-#include "clbench/timer.h"
-#include "clbench/units.h"
+#include "clbench/cl/kernels.h"
+#include "clbench/bench/micro.h"
+#include "clbench/util/timer.h"
+#include "clbench/util/units.h"
 
 #define SCALAR 0.4f
 #define START_A 0.1f

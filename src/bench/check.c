@@ -1,10 +1,10 @@
-#include "clbench/check.h"
+#include "clbench/bench/check.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/kernels.h"
-#include "clbench/timer.h"
+#include "clbench/cl/kernels.h"
+#include "clbench/util/timer.h"
 
 void clb_device_check(const struct clb_device *dev, unsigned n, struct clb_check_result *out)
 {

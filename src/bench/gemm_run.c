@@ -1,4 +1,4 @@
-#include "clbench/gemm_run.h"
+#include "clbench/bench/gemm_run.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -6,25 +6,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clbench/host.h"
-#include "clbench/interrupt.h"
-#include "clbench/rng.h"
-#include "clbench/timer.h"
-#include "clbench/tune.h"
-#include "clbench/units.h"
+#include "clbench/util/host.h"
+#include "clbench/util/interrupt.h"
+#include "clbench/util/rng.h"
+#include "clbench/util/timer.h"
+#include "clbench/tune/tune.h"
+#include "clbench/util/units.h"
 
 /* Runs are bounded even with a long --min-time on a tiny problem. */
 enum { MAX_TIMED_RUNS = 100000 };
-
-const char *clb_row_status_name(enum clb_row_status s)
-{
-    static const char *const names[] = {
-        [CLB_ROW_OK] = "ok",           [CLB_ROW_FAILED] = "failed",
-        [CLB_ROW_ERROR] = "error",     [CLB_ROW_SKIPPED] = "skipped",
-        [CLB_ROW_UNAVAILABLE] = "unavailable",
-    };
-    return names[s];
-}
 
 bool clb_gemm_row_measured(const struct clb_gemm_row *row)
 {

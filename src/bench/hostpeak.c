@@ -1,4 +1,4 @@
-#include "clbench/hostpeak.h"
+#include "clbench/bench/hostpeak.h"
 
 #include <float.h>
 #include <math.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/interrupt.h"
-#include "clbench/timer.h"
+#include "clbench/util/interrupt.h"
+#include "clbench/util/timer.h"
 #include "hostpeak_kernel.h"
 
 static const struct clb_host_peak_variant *const variants[] = {

@@ -7,7 +7,7 @@
  */
 #include <stdint.h>
 
-#include "clbench/hostpeak.h"
+#include "clbench/bench/hostpeak.h"
 
 #define CLB_HP_REP12(X, ...)                                                                      \
     X(0, __VA_ARGS__) X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(3, __VA_ARGS__) X(4, __VA_ARGS__)   \

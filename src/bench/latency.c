@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/kernels.h"
-#include "clbench/micro.h"
-#include "clbench/timer.h"
+#include "clbench/cl/kernels.h"
+#include "clbench/bench/micro.h"
+#include "clbench/util/timer.h"
 
 /* Launches per figure: latency is small and noisy, so many more than --runs. */
 enum { LAUNCHES_PER_RUN = 40, WARMUP = 20 };

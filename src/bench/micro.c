@@ -1,4 +1,4 @@
-#include "clbench/micro.h"
+#include "clbench/bench/micro.h"
 
 #include <stdio.h>
 #include <stdlib.h>

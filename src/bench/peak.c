@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/kernels.h"
-#include "clbench/micro.h"
-#include "clbench/timer.h"
+#include "clbench/cl/kernels.h"
+#include "clbench/bench/micro.h"
+#include "clbench/util/timer.h"
 
 /* Rounds per work-item: long enough that the loop, not the launch, is measured. */
 enum { ITERS = 1024 };

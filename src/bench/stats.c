@@ -1,4 +1,4 @@
-#include "clbench/stats.h"
+#include "clbench/bench/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-#include "clbench/verify.h"
-#include "clbench/cpu.h"
-#include "clbench/rng.h"
+#include "clbench/bench/verify.h"
+#include "clbench/util/cpu.h"
+#include "clbench/util/rng.h"
 
 #include <cblas.h>
 #include <float.h>

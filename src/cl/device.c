@@ -1,11 +1,11 @@
-#include "clbench/device.h"
+#include "clbench/cl/device.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/units.h"
+#include "clbench/util/units.h"
 
 /* cl_nv_device_attribute_query values some headers lack. */
 #ifndef CL_DEVICE_PCI_BUS_ID_NV

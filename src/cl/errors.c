@@ -1,4 +1,4 @@
-#include "clbench/cl.h"
+#include "clbench/cl/cl.h"
 
 #include <stdio.h>
 

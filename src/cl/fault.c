@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/cl.h"
+#include "clbench/cl/cl.h"
 
 bool clb_fault_build(const char *options)
 {

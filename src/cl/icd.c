@@ -1,4 +1,4 @@
-#include "clbench/icd.h"
+#include "clbench/cl/icd.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/device.h"
+#include "clbench/cl/device.h"
 
 static char *platform_string(cl_platform_id p, cl_platform_info param)
 {

@@ -1,4 +1,4 @@
-#include "clbench/kernels.h"
+#include "clbench/cl/kernels.h"
 
 #include <string.h>
 

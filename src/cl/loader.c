@@ -1,6 +1,6 @@
 #include <stdio.h>
 
-#include "clbench/cl.h"
+#include "clbench/cl/cl.h"
 
 /* cl_icdl_info values of the clGetICDLoaderInfoOCLICD extension. */
 enum { ICDL_VERSION = 2, ICDL_NAME = 3 };

@@ -1,4 +1,4 @@
-#include "clbench/icd.h"
+#include "clbench/cl/icd.h"
 
 #include <errno.h>
 #include <fcntl.h>

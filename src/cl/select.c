@@ -1,4 +1,4 @@
-#include "clbench/select.h"
+#include "clbench/cl/select.h"
 
 #include <ctype.h>
 #include <errno.h>

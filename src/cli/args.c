@@ -1,5 +1,5 @@
 /* Option parsers for compare and fit: text to the types their rooms define. */
-#include "clbench/cli_args.h"
+#include "clbench/cli/args.h"
 
 #include <stdio.h>
 #include <string.h>

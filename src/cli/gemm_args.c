@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/gemm_cli.h"
+#include "clbench/cli/gemm_args.h"
 
 /* Copies the comma-separated item at *s into buf; advances *s past it. */
 static int next_item(const char **s, char *buf, size_t len, struct clb_error *e)

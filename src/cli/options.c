@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/cli.h"
+#include "clbench/cli/cli.h"
 
 static const struct clb_option *find_long(const struct clb_option *opts, const char *name,
                                           size_t len)

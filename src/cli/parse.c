@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/cli.h"
+#include "clbench/cli/cli.h"
 
 int clb_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, struct clb_error *e)
 {

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/file.h"
-#include "clbench/icd.h"
-#include "clbench/report.h"
-#include "clbench/select.h"
+#include "clbench/util/file.h"
+#include "clbench/cl/icd.h"
+
+#include "clbench/cl/select.h"
 
 struct clb_run_record *clb_run_record_capture(const struct clb_gemm_backend *const *backends,
                                               size_t n_backends)

@@ -4,10 +4,10 @@
 /* What every command does first: find the platforms and apply -d. */
 #include <stdio.h>
 
-#include "clbench/cli.h"
-#include "clbench/device.h"
-#include "clbench/gemm.h"
-#include "clbench/record.h"
+#include "clbench/cli/cli.h"
+#include "clbench/cl/device.h"
+#include "clbench/backends/backend.h"
+#include "clbench/util/record.h"
 
 struct clb_selection {
     struct clb_inventory *inv;

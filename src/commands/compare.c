@@ -1,9 +1,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/cli_args.h"
-#include "clbench/compare.h"
-#include "clbench/report.h"
+#include "clbench/cli/args.h"
+#include "clbench/results/compare.h"
+#include "clbench/output/compare.h"
 #include "common.h"
 
 struct compare_config {

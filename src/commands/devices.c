@@ -1,7 +1,7 @@
 #include <stdlib.h>
 
-#include "clbench/check.h"
-#include "clbench/report.h"
+#include "clbench/bench/check.h"
+#include "clbench/output/devices.h"
 #include "common.h"
 
 struct devices_config {

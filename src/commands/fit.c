@@ -1,10 +1,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/cli_args.h"
-#include "clbench/compare.h"
-#include "clbench/fit.h"
-#include "clbench/report.h"
+#include "clbench/cli/args.h"
+#include "clbench/results/compare.h"
+#include "clbench/fit/fit.h"
+#include "clbench/output/fit.h"
 #include "common.h"
 
 struct fit_config {

@@ -4,12 +4,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clbench/cpu.h"
-#include "clbench/gemm_cli.h"
-#include "clbench/hostpeak.h"
-#include "clbench/interrupt.h"
-#include "clbench/micro.h"
-#include "clbench/report.h"
+#include "clbench/util/cpu.h"
+#include "clbench/cli/gemm_args.h"
+#include "clbench/bench/hostpeak.h"
+#include "clbench/util/interrupt.h"
+#include "clbench/bench/micro.h"
+#include "clbench/output/devices.h"
+#include "clbench/output/gemm.h"
 #include "common.h"
 
 struct gemm_config {

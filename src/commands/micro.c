@@ -4,10 +4,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clbench/gemm_cli.h"
-#include "clbench/hostpeak.h"
-#include "clbench/interrupt.h"
-#include "clbench/report.h"
+#include "clbench/cli/gemm_args.h"
+#include "clbench/bench/hostpeak.h"
+#include "clbench/util/interrupt.h"
+#include "clbench/output/micro.h"
 #include "common.h"
 
 enum { MAX_SIZES = 32 };

@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "clbench/cli.h"
+#include "clbench/cli/cli.h"
 
 extern const struct clb_command clb_cmd_run;
 extern const struct clb_command clb_cmd_devices;

@@ -1,9 +1,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/file.h"
-#include "clbench/html.h"
-#include "clbench/report.h"
+#include "clbench/util/file.h"
+#include "clbench/output/html.h"
+
 #include "common.h"
 
 enum { REPORT_MAX_FILES = 16 };

@@ -3,11 +3,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clbench/gemm_cli.h"
-#include "clbench/interrupt.h"
-#include "clbench/table.h"
-#include "clbench/tune.h"
-#include "clbench/units.h"
+#include "clbench/cli/gemm_args.h"
+#include "clbench/util/interrupt.h"
+#include "clbench/output/table.h"
+#include "clbench/tune/tune.h"
+#include "clbench/util/units.h"
 #include "common.h"
 
 struct tune_config {
@@ -227,7 +227,7 @@ static int tune_run(void *config, int n_operands, char **operands)
         struct clb_error e = { "" };
         struct clb_tune_options opt = {
             .budget_s = cfg->budget_s, .size = cfg->size, .precision = cfg->precision.v[0],
-            .only = cfg->only, .runs = cfg->runs,
+            .backends = clb_gemm_backends, .only = cfg->only, .runs = cfg->runs,
             .store = !cfg->dry_run, .progress = isatty(STDERR_FILENO),
         };
         if (opt.precision == CLB_FP64 && !clb_device_bool(sel.devices[i], CLB_PROP_FP64)) {

@@ -1,11 +1,11 @@
-#include "clbench/fit.h"
+#include "clbench/fit/fit.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "clbench/cli.h"
+#include "clbench/cli/cli.h"
 
 static const struct {
     const char *name;

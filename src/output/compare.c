@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/compare.h"
-#include "clbench/report.h"
-#include "clbench/table.h"
-#include "clbench/units.h"
+#include "clbench/results/compare.h"
+#include "clbench/output/compare.h"
+#include "clbench/output/table.h"
+#include "clbench/util/units.h"
 
 static const char *base(const char *path)
 {

@@ -2,11 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/fit.h"
-#include "clbench/icd.h"
-#include "clbench/report.h"
-#include "clbench/table.h"
-#include "clbench/units.h"
+#include "clbench/fit/fit.h"
+#include "clbench/cl/icd.h"
+#include "clbench/output/devices.h"
+#include "clbench/output/table.h"
+#include "clbench/util/units.h"
 
 /* The compact "will it fit" figure: the largest fp16 model, inference, default allowance. */
 #define FIT_OVERHEAD 0.20

@@ -2,9 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/report.h"
-#include "clbench/table.h"
-#include "clbench/units.h"
+#include "clbench/output/devices.h"
+#include "clbench/output/fit.h"
+#include "clbench/output/table.h"
+#include "clbench/util/units.h"
 
 static void signed_gb(int64_t v, char *buf, size_t len)
 {

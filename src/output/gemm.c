@@ -3,9 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/report.h"
-#include "clbench/table.h"
-#include "clbench/units.h"
+#include "clbench/output/devices.h"
+#include "clbench/output/gemm.h"
+#include "clbench/output/micro.h"
+#include "clbench/output/table.h"
+#include "clbench/util/units.h"
 
 /* A spread (coefficient of variation) above this marks a row as noisy. */
 #define NOISY_CV 0.10

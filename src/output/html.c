@@ -1,11 +1,11 @@
-#include "clbench/html.h"
+#include "clbench/output/html.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/units.h"
+#include "clbench/util/units.h"
 
 static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                                        "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22" };

@@ -1,9 +1,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "clbench/report.h"
-#include "clbench/table.h"
-#include "clbench/units.h"
+#include "clbench/output/devices.h"
+#include "clbench/output/micro.h"
+#include "clbench/output/table.h"
+#include "clbench/util/units.h"
 
 static void figure(const char *metric, double v, char *buf, size_t len)
 {

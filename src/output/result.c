@@ -1,8 +1,9 @@
-#include "clbench/result.h"
+#include "clbench/output/result.h"
 
 #include <string.h>
 
-#include "clbench/report.h"
+#include "clbench/output/devices.h"
+#include "clbench/output/result.h"
 #include "config.h"
 
 static json_t *command_line(const struct clb_run_meta *m)

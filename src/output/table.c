@@ -1,4 +1,4 @@
-#include "clbench/table.h"
+#include "clbench/output/table.h"
 
 #include <stdlib.h>
 #include <string.h>

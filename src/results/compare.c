@@ -1,4 +1,4 @@
-#include "clbench/compare.h"
+#include "clbench/results/compare.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/cli.h"
-#include "clbench/units.h"
+#include "clbench/cli/cli.h"
+#include "clbench/util/units.h"
 
 static bool contains_nocase(const char *hay, const char *needle)
 {

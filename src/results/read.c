@@ -1,4 +1,4 @@
-#include "clbench/resultfile.h"
+#include "clbench/results/resultfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "clbench/result.h"
+#include "clbench/output/result.h"
 
 static const char *opt_string(json_t *o, const char *key)
 {

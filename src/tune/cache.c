@@ -1,5 +1,5 @@
-#include "clbench/file.h"
-#include "clbench/tune.h"
+#include "clbench/util/file.h"
+#include "clbench/tune/tune.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "clbench/report.h"
+
 #include "config.h"
 
 #define TUNING_SCHEMA "clbench-tuning/1"

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/interrupt.h"
-#include "clbench/timer.h"
-#include "clbench/tune.h"
-#include "clbench/verify.h"
+#include "clbench/util/interrupt.h"
+#include "clbench/util/timer.h"
+#include "clbench/tune/tune.h"
+#include "clbench/bench/verify.h"
 
 struct problem {
     const struct clb_device *dev;
@@ -175,20 +175,21 @@ static void search(struct problem *pb, const struct clb_tune_options *opt,
     }
 }
 
-/* The outcomes, one per tunable backend in registry order; -1 when out of memory. */
-static int outcomes_create(struct clb_tune_result *r)
+/* The outcomes, one per tunable backend in the given order; -1 when out of memory. */
+static int outcomes_create(const struct clb_gemm_backend *const *backends,
+                           struct clb_tune_result *r)
 {
     size_t n = 0;
 
-    for (size_t i = 0; clb_gemm_backends[i]; i++)
-        n += clb_gemm_backends[i]->tuning != NULL;
+    for (size_t i = 0; backends[i]; i++)
+        n += backends[i]->tuning != NULL;
     if (n && !(r->outcomes = calloc(n, sizeof(*r->outcomes))))
         return -1;
-    for (size_t i = 0; clb_gemm_backends[i]; i++) {
-        if (!clb_gemm_backends[i]->tuning)
+    for (size_t i = 0; backends[i]; i++) {
+        if (!backends[i]->tuning)
             continue;
         struct clb_tune_outcome *o = &r->outcomes[r->n_outcomes++];
-        o->backend = clb_gemm_backends[i];
+        o->backend = backends[i];
         o->best = SIZE_MAX;
     }
     return 0;
@@ -206,7 +207,7 @@ int clb_tune_device(const struct clb_device *dev, const struct clb_tune_options 
 
     memset(out, 0, sizeof(*out));
     out->device = dev;
-    if (outcomes_create(out) ||
+    if (outcomes_create(opt->backends, out) ||
         !(order = calloc(out->n_outcomes ? out->n_outcomes : 1, sizeof(*order)))) {
         clb_error_set(e, "out of host memory");
         goto error_order;

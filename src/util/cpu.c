@@ -1,6 +1,6 @@
 /* sched_getaffinity and CPU_COUNT are GNU extensions. */
 #define _GNU_SOURCE
-#include "clbench/cpu.h"
+#include "clbench/util/cpu.h"
 
 #include <sched.h>
 #include <stdlib.h>

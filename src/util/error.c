@@ -1,4 +1,4 @@
-#include "clbench/error.h"
+#include "clbench/util/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

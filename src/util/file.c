@@ -1,4 +1,4 @@
-#include "clbench/file.h"
+#include "clbench/util/file.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-#include "clbench/host.h"
-#include "clbench/record.h"
+#include "clbench/util/host.h"
+#include "clbench/util/record.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "clbench/interrupt.h"
+#include "clbench/util/interrupt.h"
 
 #include <signal.h>
 #include <string.h>

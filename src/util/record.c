@@ -1,4 +1,4 @@
-#include "clbench/record.h"
+#include "clbench/util/record.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "clbench/timer.h"
+#include "clbench/util/timer.h"
 
 #include <time.h>
 

@@ -1,4 +1,4 @@
-#include "clbench/units.h"
+#include "clbench/util/units.h"
 
 #include <stdio.h>
 #include <string.h>

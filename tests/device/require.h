@@ -4,7 +4,7 @@
 /* Device tests run on whatever OpenCL exists (pocl in CI) and skip without one. */
 #include <stdio.h>
 
-#include "clbench/cl.h"
+#include "clbench/cl/cl.h"
 
 #define CLB_TEST_SKIP 77
 

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "clbench/gemm_run.h"
+#include "clbench/bench/gemm_run.h"
 #include "require.h"
 
 static struct clb_inventory *inv;

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "clbench/check.h"
-#include "clbench/device.h"
+#include "clbench/bench/check.h"
+#include "clbench/cl/device.h"
 #include "require.h"
 
 static int setup(void **state)

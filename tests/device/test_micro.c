@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "clbench/micro.h"
+#include "clbench/bench/micro.h"
 #include "require.h"
 
 static struct clb_inventory *inv;

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/cli_args.h"
-#include "clbench/cli.h"
-#include "clbench/compare.h"
-#include "clbench/fit.h"
-#include "clbench/gemm_cli.h"
-#include "clbench/select.h"
+#include "clbench/cli/args.h"
+#include "clbench/cli/cli.h"
+#include "clbench/results/compare.h"
+#include "clbench/fit/fit.h"
+#include "clbench/cli/gemm_args.h"
+#include "clbench/cl/select.h"
 
 static void values(const char *s)
 {

@@ -1,7 +1,7 @@
 /* libFuzzer target: the result-file reader of `compare` and `report`. */
 #include <stdint.h>
 
-#include "clbench/resultfile.h"
+#include "clbench/results/resultfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "clbench/gemm.h"
+#include "clbench/backends/backend.h"
 
 static struct clb_device dev;
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "clbench/blascore.h"
+#include "clbench/backends/blascore.h"
 
 static void core_levels(void **state)
 {

@@ -10,8 +10,8 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "clbench/cli_args.h"
-#include "clbench/compare.h"
+#include "clbench/cli/args.h"
+#include "clbench/results/compare.h"
 
 static void regression_rule(void **state)
 {

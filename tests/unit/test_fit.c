@@ -9,8 +9,8 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "clbench/cli_args.h"
-#include "clbench/fit.h"
+#include "clbench/cli/args.h"
+#include "clbench/fit/fit.h"
 
 static struct clb_fit_request infer(uint64_t params, enum clb_dtype d, double overhead)
 {

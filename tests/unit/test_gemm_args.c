@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "clbench/gemm_cli.h"
+#include "clbench/cli/gemm_args.h"
 
 static void sizes_lists_and_ranges(void **state)
 {

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "clbench/micro.h"
+#include "clbench/bench/micro.h"
 #include <CL/cl_half.h>
 
 static const char *const precs[] = { "fp32", "fp64", "fp16", "int32" };

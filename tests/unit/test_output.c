@@ -8,9 +8,9 @@
 
 #include <cmocka.h>
 
-#include "clbench/device.h"
-#include "clbench/table.h"
-#include "clbench/units.h"
+#include "clbench/cl/device.h"
+#include "clbench/output/table.h"
+#include "clbench/util/units.h"
 
 static void bytes(void **state)
 {

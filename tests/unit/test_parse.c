@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "clbench/cli.h"
+#include "clbench/cli/cli.h"
 
 static void u64_accepts_plain_numbers(void **state)
 {

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "clbench/select.h"
+#include "clbench/cl/select.h"
 
 static struct clb_selector *must_parse(const char *text)
 {

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "clbench/tune.h"
+#include "clbench/tune/tune.h"
 #include "config.h"
 
 static struct clb_device dev;

@@ -1,0 +1,130 @@
+#ifndef CLBENCH_BACKENDS_BACKEND_H
+#define CLBENCH_BACKENDS_BACKEND_H
+
+/*
+ * The GEMM backend interface every implementation (CLBlast, OpenBLAS,
+ * clbench's own kernel) sits behind, with its optional tuning part, and the
+ * registry that lists them.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clbench/bench/gemm_data.h"
+#include "clbench/cl/device.h"
+#include "clbench/core/types.h"
+#include "clbench/util/error.h"
+#include "clbench/util/record.h"
+
+/*
+ * The tunable part of a device backend: its parameter space, for `clbench
+ * tune` (src/tune/search.c, which knows no backend by name) to search.
+ * Every hook must be set.
+ */
+struct clb_gemm_tuning {
+    const char *kernel; /* its name in the tuning cache: "Xgemm", "clbench-gemm" */
+    const char *label;  /* in the tune summary: "CLBlast Xgemm" */
+    /* The parameters it takes, NULL-terminated; candidates use no others. */
+    const char *const *params;
+    /*
+     * The share of the tune budget (0 < share <= 1), counted from the start
+     * of a device's search, by which its search ends when another backend is
+     * searched after it. Backends are searched in increasing share; the last
+     * one runs until the whole budget is spent.
+     */
+    double budget_share;
+
+    /*
+     * Candidate `index` (0, 1, ...) for dev in precision p into *out; false
+     * when there are no more. Index 0 is the built-in choice (n == 0 where the
+     * library has its own), then known-good starts chosen by device type, then
+     * random ones drawn from *rng (the search seeds it). A candidate may be
+     * invalid: the search asks valid() and skips it.
+     */
+    bool (*next_candidate)(const struct clb_device *dev, enum clb_precision p, size_t index,
+                           uint64_t *rng, struct clb_tune_params *out);
+    /* Whether the parameters obey the kernel's constraints on dev (n == 0: always). */
+    bool (*valid)(const struct clb_device *dev, enum clb_precision p,
+                  const struct clb_tune_params *params);
+    /*
+     * As the backend's create, with exactly these parameters (n == 0: the
+     * built-in choice), never the stored tuning; a state for its run,
+     * download and destroy. NULL with e set when they cannot be applied.
+     */
+    void *(*create_with)(const struct clb_device *dev, const struct clb_cl_env *env,
+                         const struct clb_gemm_data *data, const struct clb_tune_params *params,
+                         struct clb_error *e);
+};
+
+/*
+ * A GEMM implementation. Each one is a file under src/backends/ holding one
+ * const instance, listed in src/backends/registry.c.
+ */
+struct clb_gemm_backend {
+    const char *name;      /* "clblast", "openblas": what -b/--backend takes */
+    bool on_device;        /* runs on each selected OpenCL device; false: once, on the host */
+    bool explicit_only;    /* left out of "-b all": only when named (or by --untuned) */
+    bool runs_first;       /* all its rows run before any other backend's (clblast-untuned) */
+
+    /*
+     * The library behind it, for the run record: fills library, version and
+     * what else matters ("core", "threads"); out arrives zeroed with its id set.
+     */
+    void (*info)(struct clb_library_info *out);
+
+    /*
+     * Whether it can run precision p on dev (NULL for a host backend).
+     * Returns false with `why` filled ("device has no cl_khr_fp64") when not.
+     */
+    bool (*supports)(const struct clb_device *dev, enum clb_precision p, char *why,
+                     size_t why_len);
+
+    /*
+     * Allocates what one problem needs and copies the inputs there (untimed).
+     * Device backends get the device and its context and queue, which live
+     * across problems (so compiled kernels are reused); host backends get NULLs.
+     * `stored`: the tuning cache's parameters for this device, backend and
+     * precision (only ever for a backend with a tuning part), or NULL; the
+     * backend applies them where it can (tuned() says whether it did) and
+     * otherwise runs its defaults. Borrowed for the call.
+     * Returns the backend's own state, or NULL with e set.
+     */
+    void *(*create)(const struct clb_device *dev, const struct clb_cl_env *env,
+                    const struct clb_gemm_data *data, const struct clb_tune_params *stored,
+                    struct clb_error *e);
+    /* Copies A, B and C0 from the host again (for end-to-end timing). */
+    int (*upload)(void *state, struct clb_error *e);
+    /* One GEMM call; returns only when the result is complete (clFinish). */
+    int (*run)(void *state, struct clb_error *e);
+    /* Copies C to host memory `c` (m*n elements of the precision). */
+    int (*download)(void *state, void *c, struct clb_error *e);
+    void (*destroy)(void *state); /* accepts NULL */
+
+    /*
+     * Device buffers beyond A, B and C this backend allocates for a problem
+     * (bytes in all, and the largest), for the fit check before allocating.
+     * May be NULL: none.
+     */
+    void (*extra_device_bytes)(struct clb_gemm_shape s, enum clb_precision p, uint64_t *total,
+                               uint64_t *largest);
+
+    /*
+     * Whether create applied the stored parameters it was given (the row is
+     * shown as "NAME (tuned)"). May be NULL: never.
+     */
+    bool (*tuned)(void *state);
+
+    /* Host backends: threads to use (0: all cores). May be NULL. */
+    void (*set_threads)(unsigned n);
+    /* Host backends: threads they will use. May be NULL. */
+    unsigned (*get_threads)(void);
+
+    /* Device backends with parameters `clbench tune` can search; NULL: none. */
+    const struct clb_gemm_tuning *tuning;
+};
+
+/* The registry, NULL-terminated; the first host backend is the baseline. */
+extern const struct clb_gemm_backend *const clb_gemm_backends[];
+const struct clb_gemm_backend *clb_gemm_backend_find(const char *name);
+
+#endif

@@ -1,0 +1,97 @@
+#ifndef CLBENCH_BENCH_GEMM_RUN_H
+#define CLBENCH_BENCH_GEMM_RUN_H
+
+/*
+ * The GEMM benchmark: every (precision, shape, backend, device) combination
+ * measured the same way, into plain result rows that writers print.
+ *
+ * For each row: the inputs are made once per (precision, shape); the backend
+ * allocates and uploads (untimed); the first call is timed on its own (it
+ * includes kernel compilation) and its result verified; `warmup` untimed
+ * calls follow; then at least `runs` timed calls, more until `min_time_s` of
+ * measured time has passed. Each call is timed with a monotonic host clock
+ * around the call and its completion (clFinish). With beta = 0 the result of
+ * the last timed call is verified too. With `transfers`, `runs` more calls
+ * are timed end to end: upload A, B, C + GEMM + download C.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clbench/backends/backend.h"
+#include "clbench/core/types.h"
+#include "clbench/bench/stats.h"
+#include "clbench/bench/verify.h"
+
+struct clb_gemm_options {
+    const struct clb_gemm_shape *shapes;
+    size_t n_shapes;
+    const enum clb_precision *precisions;
+    size_t n_precisions;
+    const struct clb_gemm_backend *const *backends;
+    size_t n_backends;
+    unsigned runs;      /* >= 1 */
+    unsigned warmup;
+    double min_time_s;  /* 0: exactly `runs` */
+    double max_time_s;  /* 0: no limit; else rows not started by then are skipped */
+    unsigned threads;   /* host backends; 0: all cores */
+    bool transfers;
+    uint64_t seed;
+    double alpha, beta;
+    bool progress;      /* "[3/12] gemm fp32 ..." lines on stderr */
+};
+
+struct clb_gemm_row {
+    const struct clb_device *device; /* NULL for a host backend */
+    const struct clb_gemm_backend *backend;
+    enum clb_precision precision;
+    struct clb_gemm_shape shape;
+    enum clb_row_status status;
+    char reason[512];          /* for every status but OK */
+
+    double first_call_s;       /* 0 when it never ran */
+    double *times_s;           /* owned; each timed call, in order */
+    size_t n_times;
+    struct clb_stats time_s;   /* over times_s */
+    double gflops;             /* 2mnk / median time / 1e9 */
+    double gflops_max;         /* 2mnk / min time / 1e9 */
+
+    struct clb_stats e2e_s;    /* with --transfers, else n == 0 */
+    double e2e_gflops;
+
+    struct clb_verify_result verify; /* the worst of the checks made */
+    unsigned n_verified;             /* results checked (first call, last call, ...) */
+
+    double speedup;            /* gflops over the baseline row's; 0 when there is none */
+    double device_peak_gflops; /* the device's peak in this precision, measured with
+                                  clbench's OpenCL kernel (clb_peak_run); 0: unknown */
+    double host_peak_gflops;   /* the host CPU's own FMA peak in this precision
+                                  (clb_host_peak_run) on every available CPU, for OpenCL CPU
+                                  devices; for host backends its share for the threads they
+                                  ran; 0: unknown or not this row's silicon */
+    bool tuned;                /* the backend ran with stored tuned parameters */
+    size_t order;              /* position in problem order (precision, shape, backend, device) */
+};
+
+/* Whether a row holds measured figures (OK or FAILED). */
+bool clb_gemm_row_measured(const struct clb_gemm_row *row);
+
+struct clb_gemm_results {
+    struct clb_gemm_row *rows;
+    size_t n_rows;
+    const struct clb_gemm_backend *baseline; /* the host backend speedups are against */
+    unsigned host_threads;
+    bool interrupted; /* a signal stopped the run: rows not started are absent */
+};
+
+/*
+ * Runs every combination on `devices` (for device backends) and the host.
+ * Faults are recorded per row and the run goes on; returns -1 only when
+ * host memory for the results themselves runs out. After clb_interrupted()
+ * it finishes the call in flight and returns what it measured so far.
+ */
+int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *devices,
+                 size_t n_devices, struct clb_gemm_results *out, struct clb_error *e);
+void clb_gemm_results_finish(struct clb_gemm_results *r);
+
+
+#endif

@@ -1,0 +1,123 @@
+#ifndef CLBENCH_BENCH_MICRO_H
+#define CLBENCH_BENCH_MICRO_H
+
+/*
+ * The measurements that explain GEMM figures, with clbench's own kernels
+ * (kernels/peak.cl, stream.cl, latency.cl): peak arithmetic rate, device
+ * memory bandwidth, host<->device transfer, launch latency. Each fills plain
+ * rows; every figure comes from a result the host checked.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clbench/cl/device.h"
+#include "clbench/core/types.h"
+#include "clbench/bench/stats.h"
+
+struct clb_micro_row {
+    const struct clb_device *device; /* NULL: the host CPU itself (clbench/hostpeak.h) */
+    const char *backend;        /* who measured: "host" (clb_host_peak_run); NULL: clbench's kernels */
+    const char *benchmark;      /* "peak", "bandwidth", "transfer", "latency" */
+    char case_[64];             /* "fp32 x8", "triad", "h2d pinned 16 MiB", "round trip" */
+    const char *metric;         /* "gflops", "giops", "gbps", "us" */
+    const char *precision;      /* peak: "fp32", "fp64", "fp16", "int32"; else NULL */
+    unsigned width;             /* peak: vector width; else 0 */
+    bool headline;              /* peak: the best width of its precision */
+    enum clb_row_status status;
+    char reason[512];           /* for every status but OK */
+    double work;                /* per timed call: operations or bytes (0: latency) */
+    double *times_s;            /* owned; every timed call */
+    size_t n_times;
+    struct clb_stats time_s;
+    double value;               /* headline figure, from the median call */
+    double best;                /* from the fastest call (latency: the lowest) */
+    char check[160];            /* what was verified, e.g. "max rel err 2e-7" */
+};
+
+struct clb_micro_results {
+    struct clb_micro_row *rows;
+    size_t n_rows, cap;
+};
+
+/* Appends a zeroed row (NULL when out of memory). */
+struct clb_micro_row *clb_micro_add(struct clb_micro_results *r, const struct clb_device *dev,
+                                    const char *benchmark, const char *metric);
+void clb_micro_results_finish(struct clb_micro_results *r);
+/* Fills time_s, value and best from times_s and work (or from times for latency). */
+void clb_micro_row_summarize(struct clb_micro_row *row);
+
+struct clb_micro_options {
+    unsigned runs;            /* timed calls per figure (>= 1) */
+    uint64_t bytes;           /* bandwidth: bytes per array (0: default) */
+    const uint64_t *sizes;    /* transfer: sizes in bytes (NULL: default) */
+    size_t n_sizes;
+    double target_s;          /* peak: seconds one launch should take at least */
+    const char *const *precisions; /* peak: only these ("fp32", ...); NULL: all */
+    size_t n_precisions;
+    bool all_variants;        /* host peak: every ISA variant, not only the best (for -v) */
+};
+
+/* Each measures one device in `env` and appends its rows; faults land in rows. */
+int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
+                 const struct clb_micro_options *opt, struct clb_micro_results *out);
+int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env,
+                      const struct clb_micro_options *opt, struct clb_micro_results *out);
+int clb_transfer_run(const struct clb_device *dev, const struct clb_cl_env *env,
+                     const struct clb_micro_options *opt, struct clb_micro_results *out);
+/* Needs a queue with CL_QUEUE_PROFILING_ENABLE for its enqueue-to-start figure. */
+int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
+                    const struct clb_micro_options *opt, struct clb_micro_results *out);
+
+/*
+ * The measured peak of dev (NULL: the host CPU) in precision ("fp32"), or 0:
+ * the headline width's fastest verified call (GFLOP/s or GIOP/s), the limit
+ * other figures are held against, since another process only slows a call.
+ */
+double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device *dev,
+                      const char *precision);
+/* The measured triad bandwidth (GB/s) of dev, or 0. */
+double clb_micro_bandwidth(const struct clb_micro_results *r, const struct clb_device *dev);
+
+/*
+ * What every work-item of one peak launch must return, exposed for unit
+ * tests. Floating point: chain k of lane l of work-item g starts at
+ * -1 + u 2^-10, u = k + 8 l + 128 (g mod 7), and each round adds exactly
+ * 2^-10; int32: x0 = k + 1000 l + 7919 g, then x <- 1664525 x + 1013904223
+ * (mod 2^32). A work-item returns the sum of its 8 chains over its lanes:
+ * exact in every precision, so any difference is a fault (a skipped round,
+ * a lane or a work-item computed once and copied).
+ */
+struct clb_peak_expect {
+    bool integer;           /* int32: out holds uint32 */
+    size_t out_size;        /* bytes per output element: 4 (float, uint32) or 8 (double) */
+    double by_class[7];     /* floating point: work-item g returns by_class[g % 7] */
+    uint32_t slope, offset; /* int32: work-item g returns slope * g + offset (mod 2^32) */
+};
+
+/* For `iters` rounds (the kernel's arithmetic is exact up to 1024) of WIDTH-lane vectors. */
+void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsigned width,
+                          unsigned iters);
+/* The value work-item `item` must return (int32: the uint32 as a double). */
+double clb_peak_expected(const struct clb_peak_expect *x, uint64_t item);
+/*
+ * Checks the n outputs of a launch (float for fp16 and fp32, double for
+ * fp64, uint32 for int32), each against its own expected value, exactly.
+ * Returns true, or false with `why` naming the first wrong work-item.
+ */
+bool clb_peak_verify(const struct clb_peak_expect *x, const void *out, size_t n, char *why,
+                     size_t why_len);
+
+/* The arrays' values after `iters` rounds of copy, mul, add, triad (BabelStream order). */
+void clb_stream_expected(unsigned iters, float scalar, double *a, double *b, double *c);
+
+/*
+ * Checks the bandwidth benchmark's outcome: every element of the n-element
+ * arrays (any may be NULL to skip it) against the scalar recurrence after
+ * `iters` rounds, and the last dot product against n * a * b. Returns true,
+ * or false with `why` filled.
+ */
+bool clb_stream_verify(const float *a, const float *b, const float *c, size_t n, double dot,
+                       unsigned iters, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,42 @@
+#ifndef CLBENCH_CLI_GEMM_ARGS_H
+#define CLBENCH_CLI_GEMM_ARGS_H
+
+/* Value parsers for the GEMM options (option-table field parsers, see cli.h). */
+#include "clbench/cli/cli.h"
+#include "clbench/backends/backend.h"
+
+enum { CLB_MAX_SHAPES = 256, CLB_MAX_DIM = 2147483647 };
+
+struct clb_shape_list {
+    size_t n;
+    struct clb_gemm_shape v[CLB_MAX_SHAPES];
+};
+
+struct clb_precision_list {
+    size_t n;
+    enum clb_precision v[CLB_PRECISION_COUNT];
+};
+
+struct clb_backend_list {
+    size_t n;
+    const struct clb_gemm_backend *v[8];
+};
+
+/* -n: "512,1024,4096", ranges "256:4096:x2" (times 2) or "100:500:100" (plus 100), mixed. */
+int clb_opt_sizes(const char *arg, void *field, struct clb_error *e);
+/* --mnk: "M,N,K", appended to the shape list. */
+int clb_opt_mnk(const char *arg, void *field, struct clb_error *e);
+/* -p: "fp32,fp64,fp16" (or "all"), duplicates dropped. */
+int clb_opt_precisions(const char *arg, void *field, struct clb_error *e);
+/* -b: names from the backend registry (or "all"). */
+int clb_opt_backends(const char *arg, void *field, struct clb_error *e);
+/* --blas-core: "auto", "as-is" or an OpenBLAS core name (letters, digits, '_', '-'). */
+int clb_opt_blas_core(const char *arg, void *field, struct clb_error *e);
+/* Integers and durations for option fields of type unsigned / uint64_t / double. */
+int clb_opt_uint(const char *arg, void *field, struct clb_error *e);         /* 0..1e6 */
+int clb_opt_positive(const char *arg, void *field, struct clb_error *e);     /* 1..1e6 */
+int clb_opt_u64(const char *arg, void *field, struct clb_error *e);          /* any */
+int clb_opt_seconds(const char *arg, void *field, struct clb_error *e);      /* 0..86400 */
+int clb_opt_scalar(const char *arg, void *field, struct clb_error *e);       /* finite */
+
+#endif

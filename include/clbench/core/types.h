@@ -1,0 +1,65 @@
+#ifndef CLBENCH_CORE_TYPES_H
+#define CLBENCH_CORE_TYPES_H
+
+/*
+ * The small vocabulary every room shares: GEMM precisions and shapes, the
+ * status of a measured row, the parameters of a tunable kernel. No
+ * dependencies beyond the C library.
+ *
+ * GEMM is C = alpha * A * B + beta * C; all matrices are row-major and
+ * dense: A is m x k, B is k x n, C is m x n, stored in the precision's own
+ * type (float, double, or cl_half bits).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum clb_precision { CLB_FP32, CLB_FP64, CLB_FP16, CLB_PRECISION_COUNT };
+
+const char *clb_precision_name(enum clb_precision p); /* "fp32" */
+size_t clb_precision_bytes(enum clb_precision p);     /* 4, 8, 2 */
+/* Unit roundoff u = 2^-p: 2^-24, 2^-53, 2^-11. */
+double clb_precision_unit_roundoff(enum clb_precision p);
+
+struct clb_gemm_shape {
+    uint64_t m, n, k;
+};
+
+/* Floating-point operations of one GEMM: 2*m*n*k (multiply and add). */
+double clb_gemm_flops(struct clb_gemm_shape s);
+
+/*
+ * An IEEE half (its bits) as a double, exactly. cl_half.h's cl_half_to_float
+ * shifts a promoted int by 31 for negative values, which UBSan rightly flags.
+ */
+double clb_half_to_double(uint16_t bits);
+
+enum clb_row_status {
+    CLB_ROW_OK,          /* measured and verified */
+    CLB_ROW_FAILED,      /* measured, but the result is wrong: figures are unverified */
+    CLB_ROW_ERROR,       /* a fault stopped it (reason says which call and error) */
+    CLB_ROW_SKIPPED,     /* the size does not fit (reason says where) */
+    CLB_ROW_UNAVAILABLE, /* the backend cannot do this precision here (reason says why) */
+};
+
+const char *clb_row_status_name(enum clb_row_status s); /* "ok", "failed", ... */
+
+/*
+ * Parameters of a tunable kernel as name/value pairs ("KWG" = 32), in the
+ * order the backend sets them: what the tuning cache stores and `clbench
+ * tune` prints. n == 0: the library's built-in choice.
+ */
+enum { CLB_TUNE_MAX_PARAMS = 20 };
+
+struct clb_tune_params {
+    size_t n;
+    char name[CLB_TUNE_MAX_PARAMS][16];
+    size_t value[CLB_TUNE_MAX_PARAMS];
+};
+
+/* The value of parameter `name`, or `fallback`. */
+size_t clb_tune_get(const struct clb_tune_params *p, const char *name, size_t fallback);
+/* Sets `name` (replacing its value, or appended; ignored beyond CLB_TUNE_MAX_PARAMS). */
+void clb_tune_set(struct clb_tune_params *p, const char *name, size_t value);
+
+#endif

@@ -1,0 +1,95 @@
+#ifndef CLBENCH_FIT_FIT_H
+#define CLBENCH_FIT_FIT_H
+
+/*
+ * "Will my model fit?": memory arithmetic for model weights, KV cache and
+ * training state. Sizes are bytes (uint64_t); every product is overflow-
+ * checked. GB means 10^9 bytes and GiB 2^30 bytes, and output says which.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clbench/util/error.h"
+
+enum clb_dtype { CLB_DT_FP32, CLB_DT_FP16, CLB_DT_BF16, CLB_DT_INT8, CLB_DT_INT4, CLB_DT_COUNT };
+
+const char *clb_dtype_name(enum clb_dtype d); /* "fp16" */
+unsigned clb_dtype_bits(enum clb_dtype d);    /* 32, 16, 16, 8, 4 */
+/* The dtype called name ("bf16"); false for none. */
+bool clb_dtype_parse(const char *name, enum clb_dtype *out);
+
+/* What the KV cache depends on. head_dim is usually hidden / heads. */
+struct clb_model_shape {
+    uint64_t layers, hidden, heads, kv_heads, head_dim;
+};
+
+/* A well-known open model, with its published configuration. */
+struct clb_model {
+    const char *name;       /* what --model takes: "llama-2-7b" */
+    const char *display;    /* "Llama 2 7B" */
+    uint64_t params;        /* published parameter count */
+    struct clb_model_shape shape;
+    uint64_t context;       /* native context length, tokens */
+    uint64_t ffn, vocab, experts; /* gated-MLP width, vocabulary, MoE experts (1: dense) */
+    bool tied_embeddings, qkv_bias;
+};
+
+extern const struct clb_model clb_models[];
+extern const size_t clb_n_models;
+const struct clb_model *clb_model_find(const char *name); /* case-insensitive; NULL if none */
+
+/*
+ * Parameters of a Llama-style decoder (gated MLP, grouped-query attention)
+ * from its shape: a check on a preset's published count.
+ */
+uint64_t clb_model_params_from_shape(const struct clb_model *m);
+
+/* "7B", "6.7b", "125M", "1.5T", "350K" or a plain count; > 0 and < 2^53. */
+int clb_parse_params(const char *s, uint64_t *out, struct clb_error *e);
+
+enum clb_fit_mode { CLB_FIT_INFER, CLB_FIT_TRAIN };
+
+struct clb_fit_request {
+    uint64_t params;
+    bool has_shape;              /* without it the KV cache is not counted */
+    struct clb_model_shape shape;
+    uint64_t context, batch;     /* tokens, sequences */
+    enum clb_dtype dtype;        /* weights (inference) */
+    enum clb_dtype kv_dtype;
+    double overhead;             /* allowance as a fraction of the rest: 0.2 = 20 % */
+    enum clb_fit_mode mode;
+};
+
+/*
+ * Inference: weights = params * bits / 8; KV cache = 2 * layers * kv_heads *
+ * head_dim * context * batch * kv bytes; overhead = fraction * (weights + KV).
+ * Training (mixed precision, Adam), per parameter: fp16 weights 2 + fp16
+ * gradients 2 + fp32 master weights 4 + Adam moments 8 = 16 bytes, plus the
+ * overhead fraction; activations are not counted.
+ */
+struct clb_fit_estimate {
+    uint64_t weights_bytes;
+    uint64_t kv_cache_bytes;     /* 0 when not counted */
+    bool kv_counted;
+    uint64_t gradients_bytes, master_bytes, optimizer_bytes; /* training only */
+    uint64_t overhead_bytes;
+    uint64_t total_bytes;
+};
+
+enum { CLB_TRAIN_BYTES_PER_PARAM = 16 };
+
+/* -1 with e set when a size overflows 64 bits. */
+int clb_fit_estimate(const struct clb_fit_request *r, struct clb_fit_estimate *out,
+                     struct clb_error *e);
+
+/* The largest parameter count whose estimate (without KV cache) fits in `bytes`. */
+uint64_t clb_fit_max_params(uint64_t bytes, enum clb_dtype d, double overhead,
+                            enum clb_fit_mode mode);
+
+/* "6.74 B", "124 M", "1.50 T" for people. */
+void clb_format_params(uint64_t params, char *buf, size_t len);
+/* "14.0 GB (13.0 GiB)": both units, labelled. */
+void clb_format_gb_gib(uint64_t bytes, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,17 @@
+#ifndef CLBENCH_OUTPUT_COMPARE_H
+#define CLBENCH_OUTPUT_COMPARE_H
+
+/* compare's output: the side-by-side table, its JSON and CSV. Writers only read. */
+#include <stdio.h>
+
+#include "clbench/cli/cli.h"
+#include "clbench/results/compare.h"
+
+/*
+ * A comparison: table (with what was not compared and the differences
+ * ignored), JSON, or CSV on `out`; with CSV those two lists go to `notes`.
+ * Returns 0, or -1 when writing failed.
+ */
+int clb_compare_write(FILE *out, FILE *notes, enum clb_format fmt, const struct clb_comparison *c);
+
+#endif

@@ -1,0 +1,39 @@
+#ifndef CLBENCH_OUTPUT_FIT_H
+#define CLBENCH_OUTPUT_FIT_H
+
+/* `clbench fit`: per-device memory figures and the model presets. Writers only read. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clbench/cl/device.h"
+#include "clbench/cli/cli.h"
+#include "clbench/fit/fit.h"
+
+/* `clbench fit`: one device's figures. */
+struct clb_fit_device {
+    const struct clb_device *device;
+    uint64_t memory_bytes, max_alloc_bytes;
+    uint64_t max_params[CLB_DT_COUNT]; /* largest inference model per weight dtype */
+    uint64_t max_params_train;
+    bool fits;                          /* with a model: total <= memory */
+    int64_t headroom_bytes;             /* memory - total (negative: short by) */
+    bool tensor_too_big;                /* the largest tensor exceeds max_alloc */
+};
+
+struct clb_fit_report {
+    const struct clb_fit_request *request;
+    const struct clb_model *preset;      /* NULL unless --model named one */
+    bool has_model;                      /* false: capacity of each device */
+    struct clb_fit_estimate estimate;
+    uint64_t largest_tensor_bytes;       /* 0 when unknown */
+    const char *largest_tensor;          /* its name */
+    struct clb_fit_device *devices;
+    size_t n_devices;
+};
+
+int clb_fit_write(FILE *out, enum clb_format fmt, const struct clb_fit_report *r);
+/* The preset table of --list-models. */
+int clb_fit_write_models(FILE *out, enum clb_format fmt);
+
+#endif

@@ -1,0 +1,44 @@
+#ifndef CLBENCH_OUTPUT_RESULT_H
+#define CLBENCH_OUTPUT_RESULT_H
+
+/*
+ * The result document every measuring command writes with --format json or
+ * -o FILE.json: schema "clbench-result/1", described field by field in
+ * docs/result-schema.md. This builds the part all commands share; each
+ * command adds its "options" and "results".
+ */
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "clbench/cl/device.h"
+#include "clbench/backends/backend.h"
+#include "clbench/util/record.h"
+
+#define CLB_RESULT_SCHEMA "clbench-result/1"
+
+struct clb_run_meta {
+    int argc;
+    char **argv;      /* the command line as run (borrowed) */
+    time_t started;   /* wall clock at the start */
+    bool complete;    /* false when a signal stopped the run early */
+    int signal;       /* that signal, or 0 */
+    const struct clb_run_record *record; /* machine and libraries (borrowed) */
+};
+
+/*
+ * schema, clbench_version, created, complete (+ interrupted_by), command,
+ * host, libraries (the record's: ICD loader and each backend's library),
+ * devices. New reference, NULL when out of memory.
+ */
+json_t *clb_result_doc_create(const struct clb_run_meta *meta, struct clb_device *const *devices,
+                              size_t n_devices);
+
+/* A library of the record as a JSON object ("a.b" keys nested). New reference. */
+json_t *clb_library_json(const struct clb_library_info *lib);
+
+/* "host CPU: ..." and one line per backend library (and its note), for the end of a table. */
+void clb_result_libraries_text(FILE *out, const struct clb_run_record *record);
+
+#endif

@@ -1,0 +1,123 @@
+#ifndef CLBENCH_RESULTS_COMPARE_H
+#define CLBENCH_RESULTS_COMPARE_H
+
+/*
+ * Lining up result files: each row of the first file against the row of
+ * every other file with the same benchmark, case, backend and metric on a
+ * matching device (same name, or paired with --pair) whose "config" is equal
+ * (the tuned flag, alpha/beta, OpenBLAS threads and core, the bandwidth
+ * array size...: clb_result_row.config). A candidate measured with another
+ * config is not paired but listed as unpaired, with the differences. Rows
+ * without a measured figure (error, skipped, unavailable) pair whatever their
+ * config: there is no figure to mistake, and a figure lost counts as a
+ * regression.
+ *
+ * Ratios are other / first of the headline figure; their geometric mean per
+ * (benchmark, metric, backend, first file's device, other file's device,
+ * other file), where peak rows count only at the best width of their
+ * precision in both files. A regression is a ratio below 1 - threshold, or
+ * above 1 + threshold for lower-is-better metrics (latency).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "clbench/results/resultfile.h"
+
+enum { CLB_COMPARE_MAX_FILES = 16, CLB_COMPARE_MAX_PAIRS = 16 };
+
+/* "first=other": a device of the first file whose name contains `first` matches
+ * one of another file whose name contains `other` (case-insensitive). */
+struct clb_device_pair {
+    char first[128], other[128];
+};
+
+struct clb_pair_list {
+    size_t n;
+    struct clb_device_pair v[CLB_COMPARE_MAX_PAIRS];
+};
+
+
+struct clb_compare_row {
+    const struct clb_result_row *row[CLB_COMPARE_MAX_FILES]; /* [0] the first file's; NULL: absent */
+    double ratio[CLB_COMPARE_MAX_FILES]; /* row[i] / row[0]; 0 when either has no figure */
+};
+
+struct clb_compare_group {
+    const char *benchmark, *metric;         /* "gemm", "gflops" */
+    const char *device0, *backend, *device; /* first file's device, backend, other's device */
+    size_t file;                            /* the other file's index */
+    size_t n;                               /* ratios in the mean */
+    double geomean;
+};
+
+enum { CLB_CONFIG_MAX_DIFFS = 16 };
+
+/* One key whose value differs between two config objects. */
+struct clb_config_diff {
+    const char *key;       /* borrowed from a config object */
+    json_t *first, *other; /* borrowed; NULL where that config lacks the key */
+};
+
+/* A row of the first file and a candidate of another that differ in config. */
+struct clb_compare_unpaired {
+    const struct clb_result_row *first, *other;
+    size_t file;                                 /* the other file's index */
+    struct clb_config_diff diff[CLB_CONFIG_MAX_DIFFS]; /* the first n_diffs differences */
+    size_t n_diffs;
+};
+
+/*
+ * A difference between the files that does not prevent pairing: the clbench
+ * version, options other than those in the rows' configs, host fields,
+ * library versions, the driver versions of paired devices.
+ */
+struct clb_compare_ignored {
+    char field[192];                       /* "options.runs", "devices[NAME].driver_version" */
+    json_t *values[CLB_COMPARE_MAX_FILES]; /* per file, borrowed; NULL where a file lacks it */
+};
+
+struct clb_comparison {
+    struct clb_result_file *const *files;
+    size_t n_files;
+    struct clb_compare_row *rows;
+    size_t n_rows;
+    struct clb_compare_group *groups;
+    size_t n_groups;
+    struct clb_compare_unpaired *unpaired; /* in the first file's row order */
+    size_t n_unpaired;
+    struct clb_compare_ignored *ignored;
+    size_t n_ignored;
+    size_t n_regressions; /* ratios worse than the threshold allows */
+    double threshold;     /* 0: none */
+};
+
+/*
+ * Fails (-1, e set) only when out of memory or when no row is in common (the
+ * message names a config difference when rows matched but not their configs).
+ * out borrows from files: keep them until clb_comparison_finish.
+ */
+int clb_compare(struct clb_result_file *const *files, size_t n_files,
+                const struct clb_pair_list *pairs, double threshold, struct clb_comparison *out,
+                struct clb_error *e);
+void clb_comparison_finish(struct clb_comparison *c);
+
+/* Whether `ratio` (other / first) is worse than `threshold` allows for this metric. */
+bool clb_compare_regressed(const char *metric, double ratio, double threshold);
+
+/*
+ * Whether two configs (or any two JSON values) are equal: the same keys with
+ * equal values, where numbers compare by value (1 and 1.0 are equal; a file
+ * that went through jq may have either). NULL equals only NULL.
+ */
+bool clb_config_equal(json_t *a, json_t *b);
+
+/* The keys of a and b whose values differ (a's keys first); at most cap of them. */
+size_t clb_config_diff(json_t *a, json_t *b, struct clb_config_diff *out, size_t cap);
+
+/* A config value for people: a string as it is, a number, true/false, "none" for NULL. */
+void clb_config_value_str(json_t *v, char *buf, size_t len);
+
+/* Whether two device names match, directly or through a pair. */
+bool clb_devices_match(const char *first, const char *other, const struct clb_pair_list *pairs);
+
+#endif

@@ -1,0 +1,65 @@
+#ifndef CLBENCH_RESULTS_RESULTFILE_H
+#define CLBENCH_RESULTS_RESULTFILE_H
+
+/*
+ * Reading result documents back (clbench-result/1, docs/result-schema.md)
+ * for `compare` and `report`. Everything read from outside is checked:
+ * a file that is not such a document is refused with a reason that names it.
+ */
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clbench/util/error.h"
+
+/* Result files larger than this are refused rather than parsed. */
+#define CLB_RESULT_FILE_MAX_BYTES (256u << 20)
+
+/* One result row, as `compare` and `report` need it (strings borrowed from the JSON). */
+struct clb_result_row {
+    const char *benchmark; /* "gemm" */
+    const char *case_;     /* "fp32 1024x1024x1024": the problem within the benchmark */
+    const char *backend;   /* "clblast" */
+    const char *device;    /* device name, "host CPU" for host backends */
+    const char *device_id; /* "P:D", "host"; "" when absent */
+    const char *status;    /* "ok", "failed", ... */
+    const char *precision; /* may be NULL for benchmarks without one */
+    uint64_t m, n, k;      /* 0 when not a GEMM row */
+    const char *metric;    /* key of the headline figure, e.g. "gflops" (higher is better) */
+    bool has_value;        /* status ok and the figure present */
+    double value;          /* the headline figure */
+    double speedup;        /* over the CPU baseline; 0 when absent */
+    bool baseline;         /* this row is the CPU baseline itself */
+    bool headline;         /* peak: the best vector width of its precision */
+    /*
+     * Borrowed (owned by the file): the row's "config" object, what must match
+     * for another run's figure to be comparable. Files written before "config"
+     * existed get one derived from the rest of the document, equal to what the
+     * writer would have written: gemm {tuned, alpha, beta, transfers} from the
+     * row and "options", plus {threads, blas_core} from "libraries" for host
+     * rows; peak {width}; bandwidth {bytes_per_call} from work_per_call; {} else.
+     */
+    json_t *config;
+};
+
+struct clb_result_file {
+    char *path;
+    json_t *root;
+    const char *version;  /* clbench_version */
+    const char *created;
+    bool complete;
+    struct clb_result_row *rows;
+    size_t n_rows;
+    json_t *devices;      /* borrowed: the "devices" array */
+    json_t *host;         /* borrowed: the "host" object */
+    json_t *derived;      /* owned: the configs derived for rows without one */
+};
+
+/* NULL with e set to "PATH: why" (one line) when the file is unusable. */
+struct clb_result_file *clb_result_file_load(const char *path, struct clb_error *e);
+/* The same from text in memory (len bytes, need not be NUL-terminated); name is for messages. */
+struct clb_result_file *clb_result_file_parse(const char *name, const char *text, size_t len,
+                                              struct clb_error *e);
+void clb_result_file_destroy(struct clb_result_file *f);
+
+#endif

@@ -1,0 +1,69 @@
+#ifndef CLBENCH_UTIL_CPU_H
+#define CLBENCH_UTIL_CPU_H
+
+/*
+ * The host CPU's instruction sets, as this process may use them: on x86-64
+ * libgcc's CPUID reading, which also checks that the OS saves the AVX and
+ * AVX-512 register state (a VM or kernel that disables AVX-512 reads as no
+ * AVX-512); on aarch64 NEON is baseline and SVE comes from AT_HWCAP; other
+ * architectures report no SIMD at all.
+ *
+ * Test hook, from the environment (never set in normal use), in the manner of
+ * the CLBENCH_FAULT_* hooks in clbench/cl.h:
+ *   CLBENCH_FAKE_CPU_ISA=NAME  NAME is a level name below ("sse2", "scalar",
+ *                              ...): detection reports at most that level,
+ *                              clearing every flag above it. It only lowers:
+ *                              a level the CPU lacks is never invented, and a
+ *                              name of another architecture, or an unknown
+ *                              one, is ignored.
+ */
+#include <stdbool.h>
+
+struct clb_cpu_isa {
+    /* x86-64 */
+    bool sse2, sse3, ssse3, sse4_2, avx, avx2, fma;
+    bool avx512f, avx512bw, avx512dq, avx512vl, avx512bf16;
+    bool amx_tile;      /* CPU and OS state; Linux still wants arch_prctl before use */
+    /* aarch64 */
+    bool neon, sve;
+};
+
+/*
+ * Highest SIMD level, ordered within one architecture: compare levels of the
+ * same architecture only (x86: SCALAR < SSE2 < ... < AVX512_BF16; arm:
+ * SCALAR < NEON < SVE). SSSE3 and SSE4.1 have no level of their own: they
+ * sit between SSE3 and SSE4_2.
+ */
+enum clb_cpu_level {
+    CLB_CPU_SCALAR,
+    CLB_CPU_SSE2,
+    CLB_CPU_SSE3,
+    CLB_CPU_SSE4_2,
+    CLB_CPU_AVX,
+    CLB_CPU_AVX2_FMA,   /* AVX2 and FMA3 together, as Haswell brought them */
+    CLB_CPU_AVX512,     /* AVX-512F */
+    CLB_CPU_AVX512_BF16,
+    CLB_CPU_NEON,
+    CLB_CPU_SVE,
+};
+
+/* Fills isa for this CPU, honouring CLBENCH_FAKE_CPU_ISA. */
+void clb_cpu_isa_detect(struct clb_cpu_isa *isa);
+
+/* The highest level whose flags are all set in isa. */
+enum clb_cpu_level clb_cpu_isa_level(const struct clb_cpu_isa *isa);
+
+/* "scalar", "sse2", "sse3", "sse4.2", "avx", "avx2+fma", "avx512f",
+ * "avx512bf16", "neon", "sve"; static strings. */
+const char *clb_cpu_level_name(enum clb_cpu_level level);
+
+/* The level called name (as clb_cpu_level_name spells it); false if none. */
+bool clb_cpu_level_parse(const char *name, enum clb_cpu_level *level);
+
+/*
+ * CPUs this process may run on (its affinity mask, so taskset and cgroup
+ * cpusets count), else the CPUs online; >= 1.
+ */
+unsigned clb_cpu_count_available(void);
+
+#endif

@@ -1,0 +1,22 @@
+#ifndef CLBENCH_UTIL_UNITS_H
+#define CLBENCH_UTIL_UNITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Binary units for memory sizes: "512 B", "48 KiB", "1.5 GiB", "79.6 GiB". */
+void clb_format_bytes(uint64_t bytes, char *buf, size_t len);
+
+/* A rate in GFLOP/s for people: "812.3 GFLOP/s" or "51.20 TFLOP/s" (>= 1000). */
+void clb_format_flops(double gflops, char *buf, size_t len);
+
+/* A duration in seconds for people: "812 ns", "3.41 us", "12.5 ms", "2.31 s". */
+void clb_format_seconds(double seconds, char *buf, size_t len);
+
+/* The unit of a result's headline metric for people: "gflops" -> "GFLOP/s". */
+const char *clb_metric_unit(const char *metric);
+/* Whether a smaller figure is better ("us": latency). */
+bool clb_metric_lower_is_better(const char *metric);
+
+#endif

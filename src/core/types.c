@@ -1,0 +1,68 @@
+#include "clbench/core/types.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *clb_precision_name(enum clb_precision p)
+{
+    static const char *const names[] = { [CLB_FP32] = "fp32", [CLB_FP64] = "fp64",
+                                         [CLB_FP16] = "fp16" };
+    return p < CLB_PRECISION_COUNT ? names[p] : "?";
+}
+
+size_t clb_precision_bytes(enum clb_precision p)
+{
+    return p == CLB_FP64 ? 8 : p == CLB_FP16 ? 2 : 4;
+}
+
+double clb_precision_unit_roundoff(enum clb_precision p)
+{
+    return p == CLB_FP64 ? 0x1p-53 : p == CLB_FP16 ? 0x1p-11 : 0x1p-24;
+}
+
+size_t clb_tune_get(const struct clb_tune_params *p, const char *name, size_t fallback)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!strcmp(p->name[i], name))
+            return p->value[i];
+    return fallback;
+}
+
+void clb_tune_set(struct clb_tune_params *p, const char *name, size_t value)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        if (!strcmp(p->name[i], name)) {
+            p->value[i] = value;
+            return;
+        }
+    }
+    if (p->n < CLB_TUNE_MAX_PARAMS) {
+        snprintf(p->name[p->n], sizeof(p->name[0]), "%s", name);
+        p->value[p->n++] = value;
+    }
+}
+
+double clb_gemm_flops(struct clb_gemm_shape s)
+{
+    return 2.0 * (double)s.m * (double)s.n * (double)s.k;
+}
+
+double clb_half_to_double(uint16_t bits)
+{
+    const int e = (bits >> 10) & 0x1f, mant = bits & 0x3ff;
+    const double v = e == 0    ? ldexp(mant, -24)
+                     : e == 31 ? (mant ? NAN : INFINITY)
+                               : ldexp(mant | 0x400, e - 25);
+    return bits & 0x8000 ? -v : v;
+}
+
+const char *clb_row_status_name(enum clb_row_status s)
+{
+    static const char *const names[] = {
+        [CLB_ROW_OK] = "ok",           [CLB_ROW_FAILED] = "failed",
+        [CLB_ROW_ERROR] = "error",     [CLB_ROW_SKIPPED] = "skipped",
+        [CLB_ROW_UNAVAILABLE] = "unavailable",
+    };
+    return names[s];
+}
