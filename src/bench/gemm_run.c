@@ -280,16 +280,41 @@ static void compute_speedups(struct clb_gemm_results *r)
     }
 }
 
-int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *devices,
-                 size_t n_devices, struct clb_gemm_results *out, struct clb_error *e)
+/* What one clb_gemm_run shares across its rows. */
+struct run {
+    const struct clb_gemm_options *opt;
+    struct clb_device *const *devices;
+    size_t n_devices;
+    size_t total;                /* rows it will make */
+    struct clb_gemm_results *out;
+    struct clb_cl_env *envs;     /* per device, made when its first row runs */
+    struct clb_error *env_err;
+    int *env_state;              /* 0 untried, 1 ready, -1 failed (env_err says why) */
+    double t0;
+};
+
+/* One problem: its inputs, reference and result buffer, made when a row first needs them. */
+struct problem {
+    enum clb_precision precision;
+    struct clb_gemm_shape shape;
+    size_t pi, si;               /* its place in the options' lists */
+    struct clb_gemm_data *data;
+    struct clb_gemm_reference *ref;
+    void *c;
+    bool sane, host_ok;
+    char host_why[256];          /* why not, when either is false */
+    struct clb_error err;        /* making it failed: every row of it reports this */
+};
+
+static int run_init(struct run *r, const struct clb_gemm_options *opt,
+                    struct clb_device *const *devices, size_t n_devices,
+                    struct clb_gemm_results *out)
 {
-    size_t per_problem = 0, n = 0;
-    struct clb_cl_env *envs = calloc(n_devices + 1, sizeof(*envs));
-    struct clb_error *env_err = calloc(n_devices + 1, sizeof(*env_err));
-    int *env_state = calloc(n_devices + 1, sizeof(*env_state)); /* 0 untried, 1 ok, -1 failed */
-    double t0 = clb_now_s();
+    size_t per_problem = 0;
 
     memset(out, 0, sizeof(*out));
+    *r = (struct run){ .opt = opt, .devices = devices, .n_devices = n_devices, .out = out,
+                       .t0 = clb_now_s() };
     for (size_t b = 0; b < opt->n_backends; b++) {
         per_problem += opt->backends[b]->on_device ? n_devices : 1;
         if (!opt->backends[b]->on_device && !out->baseline)
@@ -299,109 +324,155 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
         if (opt->backends[b]->get_threads)
             out->host_threads = opt->backends[b]->get_threads();
     }
-    size_t total = per_problem * opt->n_shapes * opt->n_precisions;
-    out->rows = calloc(total + 1, sizeof(*out->rows));
-    if (!out->rows || !envs || !env_err || !env_state) {
+    r->total = per_problem * opt->n_shapes * opt->n_precisions;
+    out->rows = calloc(r->total + 1, sizeof(*out->rows));
+    r->envs = calloc(n_devices + 1, sizeof(*r->envs));
+    r->env_err = calloc(n_devices + 1, sizeof(*r->env_err));
+    r->env_state = calloc(n_devices + 1, sizeof(*r->env_state));
+    return out->rows && r->envs && r->env_err && r->env_state ? 0 : -1;
+}
+
+static void run_finish(struct run *r)
+{
+    for (size_t i = 0; r->envs && i < r->n_devices; i++)
+        clb_cl_env_finish(&r->envs[i]);
+    free(r->envs);
+    free(r->env_err);
+    free(r->env_state);
+}
+
+/* The context and queue of device di, made on first use; NULL with *why set when it failed. */
+static const struct clb_cl_env *device_env(struct run *r, size_t di, const char **why)
+{
+    if (r->env_state[di] == 0)
+        r->env_state[di] = clb_cl_env_init(&r->envs[di], r->devices[di]->id, false,
+                                           &r->env_err[di]) ? -1 : 1;
+    *why = r->env_err[di].msg;
+    return r->env_state[di] > 0 ? &r->envs[di] : NULL;
+}
+
+static void problem_init(struct problem *pb, const struct clb_gemm_options *opt, size_t pi,
+                         size_t si)
+{
+    memset(pb, 0, sizeof(*pb));
+    pb->precision = opt->precisions[pi];
+    pb->shape = opt->shapes[si];
+    pb->pi = pi;
+    pb->si = si;
+    pb->sane = shape_sane(pb->shape, pb->host_why, sizeof(pb->host_why));
+    pb->host_ok = pb->sane && host_fits(pb->shape, pb->precision, pb->host_why,
+                                        sizeof(pb->host_why));
+}
+
+/* Inputs, reference and result buffer, once per problem; false when that failed. */
+static bool problem_ready(struct problem *pb, const struct clb_gemm_options *opt)
+{
+    if (!pb->data && !pb->err.msg[0]) {
+        pb->data = clb_gemm_data_create(pb->shape, pb->precision, opt->alpha, opt->beta,
+                                        opt->seed, &pb->err);
+        if (pb->data)
+            pb->ref = clb_gemm_reference_create(pb->data, opt->seed ^ 0x5eed, &pb->err);
+        if (pb->ref && !(pb->c = malloc(pb->shape.m * pb->shape.n *
+                                        clb_precision_bytes(pb->precision))))
+            clb_error_set(&pb->err, "out of host memory");
+    }
+    return !pb->err.msg[0];
+}
+
+static void problem_finish(struct problem *pb)
+{
+    free(pb->c);
+    clb_gemm_reference_destroy(pb->ref);
+    clb_gemm_data_destroy(pb->data);
+}
+
+/* One row: backend b on device di (0 for a host backend) of the problem. */
+static void run_row(struct run *r, struct problem *pb, size_t b, size_t di)
+{
+    const struct clb_gemm_options *opt = r->opt;
+    const struct clb_gemm_backend *be = opt->backends[b];
+    const struct clb_device *dev = be->on_device ? r->devices[di] : NULL;
+    struct clb_gemm_row *row = &r->out->rows[r->out->n_rows++];
+    const struct clb_cl_env *env = NULL;
+    const char *env_why;
+    char why[512];
+
+    row->device = dev;
+    row->backend = be;
+    row->precision = pb->precision;
+    row->shape = pb->shape;
+    row->order = ((pb->pi * opt->n_shapes + pb->si) * opt->n_backends + b) *
+                     (r->n_devices + 1) + di;
+    progress(opt, r->out->n_rows - 1, r->total, row, r->t0);
+    if (!be->supports(dev, pb->precision, why, sizeof(why))) {
+        set_reason(row, CLB_ROW_UNAVAILABLE, why);
+        return;
+    }
+    if (opt->max_time_s > 0 && clb_now_s() - r->t0 > opt->max_time_s) {
+        snprintf(why, sizeof(why), "not started: over --max-time (%g s)", opt->max_time_s);
+        set_reason(row, CLB_ROW_SKIPPED, why);
+        return;
+    }
+    if (pb->sane && dev && !device_fits(dev, be, pb->shape, pb->precision, why, sizeof(why))) {
+        set_reason(row, CLB_ROW_SKIPPED, why);
+        return;
+    }
+    if (!pb->host_ok) {
+        set_reason(row, CLB_ROW_SKIPPED, pb->host_why);
+        return;
+    }
+    if (dev && !(env = device_env(r, di, &env_why))) {
+        set_reason(row, CLB_ROW_ERROR, env_why);
+        return;
+    }
+    if (!problem_ready(pb, opt)) {
+        set_reason(row, CLB_ROW_ERROR, pb->err.msg);
+        return;
+    }
+    measure(row, opt, env, pb->data, pb->ref, pb->c);
+}
+
+/* Every row of one problem whose backends belong to this phase. */
+static void run_problem(struct run *r, int phase, size_t pi, size_t si)
+{
+    const struct clb_gemm_options *opt = r->opt;
+    struct problem pb;
+
+    problem_init(&pb, opt, pi, si);
+    for (size_t b = 0; b < opt->n_backends; b++) {
+        const struct clb_gemm_backend *be = opt->backends[b];
+        if (be->runs_first != (phase == 0))
+            continue;
+        for (size_t di = 0; di < (be->on_device ? r->n_devices : 1) && !clb_interrupted(); di++)
+            run_row(r, &pb, b, di);
+    }
+    problem_finish(&pb);
+}
+
+int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *devices,
+                 size_t n_devices, struct clb_gemm_results *out, struct clb_error *e)
+{
+    struct run r;
+
+    if (run_init(&r, opt, devices, n_devices, out)) {
+        run_finish(&r);
         free(out->rows);
         out->rows = NULL;
-        free(envs);
-        free(env_err);
-        free(env_state);
         clb_error_set(e, "out of host memory");
         return -1;
     }
-
     /*
      * Problem by problem, so inputs and reference are made once per problem;
      * in two phases, because CLBlast's parameter overrides are process-wide:
      * backends that must run first (clblast-untuned) finish every problem
      * before any other starts. Rows are put back in problem order afterwards.
      */
-    for (int phase = 0; phase < 2; phase++) {
-        for (size_t pi = 0; pi < opt->n_precisions; pi++) {
-            for (size_t si = 0; si < opt->n_shapes; si++) {
-                const enum clb_precision p = opt->precisions[pi];
-                const struct clb_gemm_shape shape = opt->shapes[si];
-                struct clb_gemm_data *data = NULL;
-                struct clb_gemm_reference *ref = NULL;
-                void *c = NULL;
-                char host_why[256] = "";
-                const bool sane = shape_sane(shape, host_why, sizeof(host_why));
-                const bool host_ok = sane && host_fits(shape, p, host_why, sizeof(host_why));
-                struct clb_error pe = { "" };
-
-                for (size_t b = 0; b < opt->n_backends; b++) {
-                    const struct clb_gemm_backend *be = opt->backends[b];
-                    const size_t nd = be->on_device ? n_devices : 1;
-                    if (be->runs_first != (phase == 0))
-                        continue;
-                    for (size_t di = 0; di < nd && !clb_interrupted(); di++) {
-                        struct clb_gemm_row *row = &out->rows[n++];
-                        const struct clb_device *dev = be->on_device ? devices[di] : NULL;
-                        char why[512];
-
-                        row->device = dev;
-                        row->backend = be;
-                        row->precision = p;
-                        row->shape = shape;
-                        row->order = ((pi * opt->n_shapes + si) * opt->n_backends + b) *
-                                         (n_devices + 1) + di;
-                        out->n_rows = n;
-                        progress(opt, n - 1, total, row, t0);
-                        if (!be->supports(dev, p, why, sizeof(why))) {
-                            set_reason(row, CLB_ROW_UNAVAILABLE, why);
-                            continue;
-                        }
-                        if (opt->max_time_s > 0 && clb_now_s() - t0 > opt->max_time_s) {
-                            snprintf(why, sizeof(why), "not started: over --max-time (%g s)",
-                                     opt->max_time_s);
-                            set_reason(row, CLB_ROW_SKIPPED, why);
-                            continue;
-                        }
-                        if (sane && dev && !device_fits(dev, be, shape, p, why, sizeof(why))) {
-                            set_reason(row, CLB_ROW_SKIPPED, why);
-                            continue;
-                        }
-                        if (!host_ok) {
-                            set_reason(row, CLB_ROW_SKIPPED, host_why);
-                            continue;
-                        }
-                        if (dev && env_state[di] == 0)
-                            env_state[di] = clb_cl_env_init(&envs[di], dev->id, false,
-                                                            &env_err[di]) ? -1 : 1;
-                        if (dev && env_state[di] < 0) {
-                            set_reason(row, CLB_ROW_ERROR, env_err[di].msg);
-                            continue;
-                        }
-                        /* Inputs and reference are made once per problem, when first needed. */
-                        if (!data && !pe.msg[0]) {
-                            data = clb_gemm_data_create(shape, p, opt->alpha, opt->beta,
-                                                        opt->seed, &pe);
-                            if (data)
-                                ref = clb_gemm_reference_create(data, opt->seed ^ 0x5eed, &pe);
-                            if (ref &&
-                                !(c = malloc(shape.m * shape.n * clb_precision_bytes(p))))
-                                clb_error_set(&pe, "out of host memory");
-                        }
-                        if (pe.msg[0]) {
-                            set_reason(row, CLB_ROW_ERROR, pe.msg);
-                            continue;
-                        }
-                        measure(row, opt, dev ? &envs[di] : NULL, data, ref, c);
-                    }
-                }
-                free(c);
-                clb_gemm_reference_destroy(ref);
-                clb_gemm_data_destroy(data);
-            }
-        }
-    }
+    for (int phase = 0; phase < 2; phase++)
+        for (size_t pi = 0; pi < opt->n_precisions; pi++)
+            for (size_t si = 0; si < opt->n_shapes; si++)
+                run_problem(&r, phase, pi, si);
     qsort(out->rows, out->n_rows, sizeof(*out->rows), cmp_order);
-    for (size_t i = 0; i < n_devices; i++)
-        clb_cl_env_finish(&envs[i]);
-    free(envs);
-    free(env_err);
-    free(env_state);
+    run_finish(&r);
     out->interrupted = clb_interrupted();
     compute_speedups(out);
     return 0;

@@ -75,6 +75,8 @@ fi
 if [ $no_stdout -eq 1 ]; then [ ! -s "$tmp/out" ] || fail "stdout is not empty"; fi
 if [ $no_stderr -eq 1 ]; then [ ! -s "$tmp/err" ] || fail "stderr is not empty"; fi
 if [ $json -eq 1 ]; then
+    # jq -e on empty input succeeds: an empty stdout must not pass a JSON check.
+    [ -s "$tmp/out" ] || fail "stdout is empty, JSON expected"
     jq -e . "$tmp/out" >/dev/null || fail "stdout is not valid JSON"
     if [ -n "$jq_filter" ]; then
         jq -e "$jq_filter" "$tmp/out" >/dev/null || fail "jq '$jq_filter' is not true"
@@ -82,6 +84,7 @@ if [ $json -eq 1 ]; then
 fi
 if [ -n "$file" ]; then
     [ -f "$file" ] || fail "$file was not written"
+    [ -s "$file" ] || fail "$file is empty"
     case "$file" in
         *.json) jq -e "$file_filter" "$file" >/dev/null || fail "jq '$file_filter' on $file is not true" ;;
         *) jq -R -s -e "$file_filter" "$file" >/dev/null || fail "jq -R '$file_filter' on $file is not true" ;;

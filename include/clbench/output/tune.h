@@ -1,0 +1,26 @@
+#ifndef CLBENCH_OUTPUT_TUNE_H
+#define CLBENCH_OUTPUT_TUNE_H
+
+/* `clbench tune`'s output: the trials of each device's search and its outcomes. Writers only read. */
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clbench/core/types.h"
+#include "clbench/tune/tune.h"
+
+/*
+ * One device's search: its trials (the best of each backend marked), then
+ * each backend's default and best, and the cache path when something was
+ * stored. Returns 0, or -1 when out of memory.
+ */
+int clb_tune_write_table(FILE *out, const struct clb_tune_result *r, enum clb_precision precision,
+                         uint64_t size, const char *cache_path);
+
+/* One device's search as a JSON object (trials, per-backend figures). New reference. */
+json_t *clb_tune_result_json(const struct clb_tune_result *r);
+
+/* {"tuning_cache": path, "devices": [...]} on out; takes the reference to `devices`. */
+int clb_tune_write_json(FILE *out, const char *cache_path, json_t *devices);
+
+#endif

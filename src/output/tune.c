@@ -1,0 +1,122 @@
+/* tune's output: each device's trials and outcomes, as a table or JSON. */
+#include <jansson.h>
+#include <string.h>
+
+#include "clbench/output/table.h"
+#include "clbench/output/tune.h"
+#include "clbench/util/units.h"
+
+static void params_text(const struct clb_tune_params *p, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    if (p->n == 0) {
+        snprintf(buf, len, "(built-in choice)");
+        return;
+    }
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%zu", i ? " " : "", p->name[i],
+                                 p->value[i]);
+}
+
+int clb_tune_write_table(FILE *out, const struct clb_tune_result *r, enum clb_precision precision,
+                         uint64_t size, const char *path)
+{
+    static const char *const head[] = { "KERNEL", "PARAMETERS", "GFLOP/S", "TIME", "RESULT" };
+    struct clb_table *t = clb_table_create(head, 5);
+
+    if (!t)
+        return -1;
+    clb_table_align_right(t, 2);
+    clb_table_align_right(t, 3);
+    for (size_t i = 0; i < r->n_trials; i++) {
+        const struct clb_tune_trial *tr = &r->trials[i];
+        char params[400], gf[32] = "", secs[32], res[300];
+        params_text(&tr->params, params, sizeof(params));
+        if (tr->status == CLB_ROW_OK)
+            snprintf(gf, sizeof(gf), "%.2f", tr->gflops);
+        clb_format_seconds(tr->seconds, secs, sizeof(secs));
+        snprintf(res, sizeof(res), "%s%s%s", tr->status == CLB_ROW_OK ? "OK" : clb_row_status_name(tr->status),
+                 tr->status == CLB_ROW_OK ? "" : ": ", tr->status == CLB_ROW_OK ? "" : tr->reason);
+        for (size_t b = 0; b < r->n_outcomes; b++)
+            if (i == r->outcomes[b].best)
+                strncat(res, " (best)", sizeof(res) - strlen(res) - 1);
+        const char *cells[] = { tr->kernel, params, gf, secs, res };
+        if (clb_table_add(t, cells)) {
+            clb_table_destroy(t);
+            return -1;
+        }
+    }
+    fprintf(out, "%u:%u %s, %s, %llu x %llu x %llu:\n", r->device->platform_index,
+            r->device->device_index, clb_device_str(r->device, CLB_PROP_NAME),
+            clb_precision_name(precision), (unsigned long long)size, (unsigned long long)size,
+            (unsigned long long)size);
+    clb_table_print(t, out);
+    clb_table_destroy(t);
+    bool stored = false;
+    for (size_t b = 0; b < r->n_outcomes; b++) {
+        const struct clb_tune_outcome *o = &r->outcomes[b];
+        stored |= o->stored;
+        if (o->best == SIZE_MAX && o->default_gflops == 0)
+            continue;
+        fprintf(out, "%s: default %.2f GFLOP/s", o->backend->tuning->label, o->default_gflops);
+        if (o->best != SIZE_MAX && o->default_gflops > 0)
+            fprintf(out, ", best %.2f GFLOP/s (%.2fx)", o->best_gflops,
+                    o->best_gflops / o->default_gflops);
+        fprintf(out, "%s\n", o->stored ? "; stored"
+                             : o->best != SIZE_MAX &&
+                                       o->best_gflops <= o->default_gflops * CLB_TUNE_MIN_GAIN
+                                 ? "; the default stays (nothing 3% better found)"
+                                 : "");
+    }
+    if (stored)
+        fprintf(out, "tuning cache: %s\n", path);
+    if (r->interrupted)
+        fprintf(out, "interrupted: the best found so far was kept\n");
+    return 0;
+}
+
+json_t *clb_tune_result_json(const struct clb_tune_result *r)
+{
+    json_t *trials = json_array();
+    for (size_t i = 0; i < r->n_trials; i++) {
+        const struct clb_tune_trial *t = &r->trials[i];
+        json_t *params = json_object();
+        for (size_t k = 0; k < t->params.n; k++)
+            json_object_set_new(params, t->params.name[k], json_integer((json_int_t)t->params.value[k]));
+        json_array_append_new(trials, json_pack("{s:s, s:o, s:s, s:s?, s:f, s:f}", "kernel",
+                                                t->kernel, "params", params, "status",
+                                                clb_row_status_name(t->status), "reason",
+                                                t->status == CLB_ROW_OK ? NULL : t->reason,
+                                                "gflops", t->gflops, "seconds", t->seconds));
+    }
+    json_t *o = json_pack("{s:s, s:o}", "device", clb_device_str(r->device, CLB_PROP_NAME),
+                          "trials", trials);
+    char key[96];
+    /* "clblast_default_gflops", "clblast_best_gflops", ..., then "clblast_stored", ... */
+    for (size_t b = 0; o && b < r->n_outcomes; b++) {
+        const struct clb_tune_outcome *oc = &r->outcomes[b];
+        snprintf(key, sizeof(key), "%s_default_gflops", oc->backend->name);
+        json_object_set_new(o, key, json_real(oc->default_gflops));
+        snprintf(key, sizeof(key), "%s_best_gflops", oc->backend->name);
+        json_object_set_new(o, key, json_real(oc->best_gflops));
+    }
+    for (size_t b = 0; o && b < r->n_outcomes; b++) {
+        snprintf(key, sizeof(key), "%s_stored", r->outcomes[b].backend->name);
+        json_object_set_new(o, key, json_boolean(r->outcomes[b].stored));
+    }
+    if (o)
+        json_object_set_new(o, "interrupted", json_boolean(r->interrupted));
+    return o;
+}
+
+int clb_tune_write_json(FILE *out, const char *path, json_t *devices)
+{
+    json_t *root = json_pack("{s:s, s:o}", "tuning_cache", path, "devices", devices);
+    int rc = root && json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? 0 : -1;
+
+    fputc('\n', out);
+    json_decref(root);
+    return rc;
+}
