@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clbench/backends/backend.h"
 #include "clbench/backends/blascore.h"
 #include "clbench/util/cpu.h"
-#include "clbench/backends/backend.h"
 
 struct openblas_state {
     const struct clb_gemm_data *data;

@@ -10,7 +10,6 @@
 #include "clbench/util/interrupt.h"
 #include "clbench/util/rng.h"
 #include "clbench/util/timer.h"
-#include "clbench/tune/tune.h"
 #include "clbench/util/units.h"
 
 /* Runs are bounded even with a long --min-time on a tiny problem. */
@@ -164,9 +163,9 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     const struct clb_gemm_backend *be = row->backend;
     struct clb_error e = { "" };
     struct clb_tune_params stored;
-    const bool have_stored = be->tuning && row->device &&
-                             clb_tuning_lookup(row->device, be->tuning->kernel,
-                                               clb_precision_name(data->precision), &stored, NULL);
+    const bool have_stored = be->tuning && row->device && opt->stored_params &&
+                             opt->stored_params(row->device, be->tuning->kernel,
+                                                data->precision, &stored);
     void *state = be->create(row->device, env, data, have_stored ? &stored : NULL, &e);
     size_t cap = opt->runs;
     double t, measured = 0.0;

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/cl/kernels.h"
 #include "clbench/bench/micro.h"
+#include "clbench/cl/kernels.h"
 #include "clbench/util/timer.h"
 
 /* Launches per figure: latency is small and noisy, so many more than --runs. */

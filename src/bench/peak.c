@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/cl/kernels.h"
 #include "clbench/bench/micro.h"
+#include "clbench/cl/kernels.h"
 #include "clbench/util/timer.h"
 
 /* Rounds per work-item: long enough that the loop, not the launch, is measured. */

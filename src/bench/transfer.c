@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "clbench/bench/micro.h"
+#include "clbench/util/rng.h"
 #include "clbench/util/timer.h"
 #include "clbench/util/units.h"
-#include "clbench/util/rng.h"
 
 static const uint64_t default_sizes[] = { 4u << 10, 64u << 10, 1u << 20, 16u << 20, 256u << 20 };
 

@@ -1,5 +1,6 @@
 /* Option parsers for compare and fit: text to the types their rooms define. */
 #include "clbench/cli/args.h"
+#include "clbench/util/parse.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "clbench/cli/gemm_args.h"
+#include "clbench/util/parse.h"
 
 /* Copies the comma-separated item at *s into buf; advances *s past it. */
 static int next_item(const char **s, char *buf, size_t len, struct clb_error *e)

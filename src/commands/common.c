@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/util/file.h"
 #include "clbench/cl/icd.h"
+#include "clbench/util/file.h"
 
 #include "clbench/cl/select.h"
 
@@ -30,7 +30,12 @@ struct clb_run_record *clb_run_record_capture(const struct clb_gemm_backend *con
         backends[b]->info(lib);
     }
     snprintf(r->vendors_dir, sizeof(r->vendors_dir), "%s", clb_icd_vendors_dir());
-    r->n_icds = clb_icd_list(r->icds, CLB_RECORD_MAX_ICDS);
+    struct clb_icd icds[CLB_RECORD_MAX_ICDS];
+    r->n_icds = clb_icd_list(icds, CLB_RECORD_MAX_ICDS);
+    for (size_t i = 0; i < r->n_icds; i++) {
+        snprintf(r->icds[i].file, sizeof(r->icds[i].file), "%.255s", icds[i].file);
+        snprintf(r->icds[i].library, sizeof(r->icds[i].library), "%.511s", icds[i].library);
+    }
     return r;
 }
 

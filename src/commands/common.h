@@ -4,9 +4,9 @@
 /* What every command does first: find the platforms and apply -d. */
 #include <stdio.h>
 
-#include "clbench/cli/cli.h"
-#include "clbench/cl/device.h"
 #include "clbench/backends/backend.h"
+#include "clbench/cl/device.h"
+#include "clbench/cli/cli.h"
 #include "clbench/util/record.h"
 
 struct clb_selection {

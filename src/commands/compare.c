@@ -2,8 +2,8 @@
 #include <string.h>
 
 #include "clbench/cli/args.h"
-#include "clbench/results/compare.h"
 #include "clbench/output/compare.h"
+#include "clbench/results/compare.h"
 #include "common.h"
 
 struct compare_config {

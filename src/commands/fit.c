@@ -2,9 +2,10 @@
 #include <string.h>
 
 #include "clbench/cli/args.h"
-#include "clbench/results/compare.h"
 #include "clbench/fit/fit.h"
 #include "clbench/output/fit.h"
+#include "clbench/results/compare.h"
+#include "clbench/util/parse.h"
 #include "common.h"
 
 struct fit_config {

@@ -4,13 +4,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clbench/util/cpu.h"
-#include "clbench/cli/gemm_args.h"
 #include "clbench/bench/hostpeak.h"
-#include "clbench/util/interrupt.h"
 #include "clbench/bench/micro.h"
+#include "clbench/cli/gemm_args.h"
 #include "clbench/output/devices.h"
 #include "clbench/output/gemm.h"
+#include "clbench/tune/cache.h"
+#include "clbench/util/cpu.h"
+#include "clbench/util/interrupt.h"
 #include "common.h"
 
 struct gemm_config {
@@ -200,6 +201,13 @@ static void measure_limits(const struct gemm_config *cfg, const struct clb_selec
     }
 }
 
+/* The tuning cache behind the runner's stored parameters. */
+static bool stored_params(const struct clb_device *dev, const char *kernel, enum clb_precision p,
+                          struct clb_tune_params *out)
+{
+    return clb_tuning_lookup(dev, kernel, clb_precision_name(p), out, NULL);
+}
+
 static int gemm_main(struct gemm_config *cfg, bool show_devices)
 {
     struct clb_selection sel = { 0 };
@@ -238,6 +246,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         .alpha = cfg->alpha,
         .beta = cfg->beta,
         .progress = isatty(STDERR_FILENO),
+        .stored_params = stored_params,
     };
     struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
                                  .started = time(NULL) };

@@ -4,10 +4,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clbench/cli/gemm_args.h"
 #include "clbench/bench/hostpeak.h"
-#include "clbench/util/interrupt.h"
+#include "clbench/cli/gemm_args.h"
 #include "clbench/output/micro.h"
+#include "clbench/util/interrupt.h"
+#include "clbench/util/parse.h"
 #include "common.h"
 
 enum { MAX_SIZES = 32 };

@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/util/file.h"
 #include "clbench/output/html.h"
+#include "clbench/util/file.h"
 
 #include "common.h"
 

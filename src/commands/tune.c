@@ -4,9 +4,10 @@
 #include <unistd.h>
 
 #include "clbench/cli/gemm_args.h"
-#include "clbench/util/interrupt.h"
 #include "clbench/output/tune.h"
-#include "clbench/tune/tune.h"
+#include "clbench/tune/search.h"
+#include "clbench/util/interrupt.h"
+#include "clbench/util/parse.h"
 #include "common.h"
 
 struct tune_config {

@@ -1,11 +1,11 @@
 #include "clbench/fit/fit.h"
+#include "clbench/util/parse.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "clbench/cli/cli.h"
 
 static const struct {
     const char *name;

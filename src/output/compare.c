@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/results/compare.h"
 #include "clbench/output/compare.h"
 #include "clbench/output/table.h"
+#include "clbench/results/compare.h"
 #include "clbench/util/units.h"
 
 static const char *base(const char *path)

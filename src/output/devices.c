@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/fit/fit.h"
 #include "clbench/cl/icd.h"
+#include "clbench/fit/fit.h"
 #include "clbench/output/devices.h"
 #include "clbench/output/table.h"
 #include "clbench/util/units.h"

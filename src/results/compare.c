@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/cli/cli.h"
 #include "clbench/util/units.h"
 
 static bool contains_nocase(const char *hay, const char *needle)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "clbench/output/result.h"
+#include "clbench/core/types.h"
 
 static const char *opt_string(json_t *o, const char *key)
 {

@@ -1,5 +1,5 @@
+#include "clbench/tune/cache.h"
 #include "clbench/util/file.h"
-#include "clbench/tune/tune.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -3,10 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/bench/stats.h"
+#include "clbench/bench/verify.h"
+#include "clbench/tune/search.h"
 #include "clbench/util/interrupt.h"
 #include "clbench/util/timer.h"
-#include "clbench/tune/tune.h"
-#include "clbench/bench/verify.h"
 
 struct problem {
     const struct clb_device *dev;

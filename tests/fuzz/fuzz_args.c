@@ -7,12 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/cl/select.h"
 #include "clbench/cli/args.h"
 #include "clbench/cli/cli.h"
-#include "clbench/results/compare.h"
-#include "clbench/fit/fit.h"
 #include "clbench/cli/gemm_args.h"
-#include "clbench/cl/select.h"
+#include "clbench/fit/fit.h"
+#include "clbench/results/compare.h"
+#include "clbench/util/parse.h"
 
 static void values(const char *s)
 {

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "clbench/tune/tune.h"
+#include "clbench/tune/cache.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

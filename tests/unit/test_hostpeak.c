@@ -10,8 +10,8 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "clbench/util/cpu.h"
 #include "clbench/bench/hostpeak.h"
+#include "clbench/util/cpu.h"
 
 static void detect_with(const char *fake, struct clb_cpu_isa *isa)
 {

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "clbench/cli/cli.h"
+#include "clbench/util/parse.h"
 
 static void u64_accepts_plain_numbers(void **state)
 {

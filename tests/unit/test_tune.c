@@ -14,7 +14,8 @@
 
 #include <cmocka.h>
 
-#include "clbench/tune/tune.h"
+#include "clbench/backends/backend.h"
+#include "clbench/tune/cache.h"
 #include "config.h"
 
 static struct clb_device dev;

@@ -21,9 +21,9 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "clbench/util/rng.h"
 #include "clbench/bench/stats.h"
 #include "clbench/bench/verify.h"
+#include "clbench/util/rng.h"
 
 static const enum clb_verify_source sources[] = { CLB_VERIFY_SOURCE_NAIVE,
                                                   CLB_VERIFY_SOURCE_DGEMM,

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clbench/bench/gemm_data.h"
 #include "clbench/cl/device.h"
+#include "clbench/core/gemm_data.h"
 #include "clbench/core/types.h"
 #include "clbench/util/error.h"
 #include "clbench/util/record.h"

@@ -18,9 +18,9 @@
 #include <stdint.h>
 
 #include "clbench/backends/backend.h"
-#include "clbench/core/types.h"
 #include "clbench/bench/stats.h"
 #include "clbench/bench/verify.h"
+#include "clbench/core/types.h"
 
 struct clb_gemm_options {
     const struct clb_gemm_shape *shapes;
@@ -38,6 +38,14 @@ struct clb_gemm_options {
     uint64_t seed;
     double alpha, beta;
     bool progress;      /* "[3/12] gemm fp32 ..." lines on stderr */
+    /*
+     * Where stored tuned parameters come from (the command wires the tuning
+     * cache here): true and *out filled when `kernel` (a tuning part's cache
+     * name) has parameters for dev in precision p. NULL: none, every backend
+     * runs its defaults.
+     */
+    bool (*stored_params)(const struct clb_device *dev, const char *kernel, enum clb_precision p,
+                          struct clb_tune_params *out);
 };
 
 struct clb_gemm_row {

@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clbench/util/cpu.h"
 #include "clbench/bench/micro.h"
+#include "clbench/util/cpu.h"
 
 struct clb_host_peak_variant {
     const char *name;       /* the ISA: "avx512f", "avx2+fma", "sse2", "neon", "scalar" */

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clbench/bench/stats.h"
 #include "clbench/cl/device.h"
 #include "clbench/core/types.h"
-#include "clbench/bench/stats.h"
 
 struct clb_micro_row {
     const struct clb_device *device; /* NULL: the host CPU itself (clbench/hostpeak.h) */

@@ -3,8 +3,8 @@
 
 /* Value parsers for the options of compare, report and fit (option-table field parsers, cli.h). */
 #include "clbench/cli/cli.h"
-#include "clbench/results/compare.h"
 #include "clbench/fit/fit.h"
+#include "clbench/results/compare.h"
 
 /* --pair "A=B[,C=D...]" into a struct clb_pair_list. */
 int clb_opt_pairs(const char *arg, void *field, struct clb_error *e);

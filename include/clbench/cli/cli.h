@@ -93,15 +93,4 @@ int clb_opt_json(const char *arg, void *field, struct clb_error *e);     /* form
 /* The format a file name asks for: ".json" or ".csv"; -1 for anything else. */
 int clb_format_from_path(const char *path);
 
-/*
- * Strict number parsing for options and files: the whole string must be a
- * decimal number in [min, max]; no sign, spaces, empty string or trailing text.
- */
-int clb_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
-                  struct clb_error *e);
-/* A size in bytes: "4096", "64K", "256M", "1G" (binary: K = 1024), > 0. */
-int clb_parse_bytes(const char *s, uint64_t *out, struct clb_error *e);
-/* A finite decimal number in [min, max]. */
-int clb_parse_double(const char *s, double min, double max, double *out, struct clb_error *e);
-
 #endif

@@ -2,8 +2,8 @@
 #define CLBENCH_CLI_GEMM_ARGS_H
 
 /* Value parsers for the GEMM options (option-table field parsers, see cli.h). */
-#include "clbench/cli/cli.h"
 #include "clbench/backends/backend.h"
+#include "clbench/cli/cli.h"
 
 enum { CLB_MAX_SHAPES = 256, CLB_MAX_DIM = 2147483647 };
 

@@ -62,4 +62,7 @@ size_t clb_tune_get(const struct clb_tune_params *p, const char *name, size_t fa
 /* Sets `name` (replacing its value, or appended; ignored beyond CLB_TUNE_MAX_PARAMS). */
 void clb_tune_set(struct clb_tune_params *p, const char *name, size_t value);
 
+/* The result document's schema (docs/result-schema.md), written and read back. */
+#define CLB_RESULT_SCHEMA "clbench-result/1"
+
 #endif

@@ -8,15 +8,16 @@
  * command adds its "options" and "results".
  */
 #include <jansson.h>
+
+#include "clbench/core/types.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
-#include "clbench/cl/device.h"
 #include "clbench/backends/backend.h"
+#include "clbench/cl/device.h"
 #include "clbench/util/record.h"
 
-#define CLB_RESULT_SCHEMA "clbench-result/1"
 
 struct clb_run_meta {
     int argc;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "clbench/core/types.h"
-#include "clbench/tune/tune.h"
+#include "clbench/tune/search.h"
 
 /*
  * One device's search: its trials (the best of each backend marked), then

@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clbench/cl/icd.h"
 
 struct clb_host_info {
     char hostname[256];
@@ -61,7 +60,10 @@ struct clb_run_record {
     struct clb_library_info libs[CLB_RECORD_MAX_LIBS]; /* the ICD loader first, then backends */
     size_t n_libs;
     char vendors_dir[512];                     /* where the loader finds ICDs */
-    struct clb_icd icds[CLB_RECORD_MAX_ICDS];  /* the .icd entries there */
+    struct clb_record_icd {
+        char file[256];                        /* the .icd file */
+        char library[512];                     /* the library it names */
+    } icds[CLB_RECORD_MAX_ICDS];               /* the .icd entries there */
     size_t n_icds;
 };
 

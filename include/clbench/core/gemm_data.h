@@ -1,5 +1,5 @@
-#ifndef CLBENCH_BENCH_GEMM_DATA_H
-#define CLBENCH_BENCH_GEMM_DATA_H
+#ifndef CLBENCH_CORE_GEMM_DATA_H
+#define CLBENCH_CORE_GEMM_DATA_H
 
 /* The inputs of one GEMM problem, made once on the host and shared by every backend. */
 #include <stddef.h>

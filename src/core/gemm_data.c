@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/backends/backend.h"
+#include "clbench/core/gemm_data.h"
 #include "clbench/util/rng.h"
 
 double clb_gemm_load(enum clb_precision p, const void *m, size_t i)
