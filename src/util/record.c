@@ -3,6 +3,16 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Copies s into dst of len bytes, cut short if it must be, always terminated. */
+static void copy(char *dst, size_t len, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= len)
+        n = len - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
 static struct clb_field *add(struct clb_library_info *l, const char *key,
                              enum clb_field_type type)
 {
@@ -10,7 +20,7 @@ static struct clb_field *add(struct clb_library_info *l, const char *key,
         return NULL;
     struct clb_field *f = &l->fields[l->n_fields++];
     memset(f, 0, sizeof(*f));
-    snprintf(f->key, sizeof(f->key), "%s", key);
+    copy(f->key, sizeof(f->key), key);
     f->type = type;
     return f;
 }
@@ -19,7 +29,7 @@ void clb_library_str(struct clb_library_info *l, const char *key, const char *va
 {
     struct clb_field *f = add(l, key, value ? CLB_FIELD_STRING : CLB_FIELD_NULL);
     if (f && value)
-        snprintf(f->str, sizeof(f->str), "%s", value);
+        copy(f->str, sizeof(f->str), value);
 }
 
 void clb_library_int(struct clb_library_info *l, const char *key, long long value)
