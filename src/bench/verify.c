@@ -1,8 +1,11 @@
 #include "clbench/bench/verify.h"
 #include "clbench/util/cpu.h"
 #include "clbench/util/rng.h"
+#include "config.h"
 
+#if HAVE_OPENBLAS
 #include <cblas.h>
+#endif
 #include <float.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -115,7 +118,8 @@ enum clb_verify_method clb_gemm_verify_method(struct clb_gemm_shape s, enum clb_
 {
     const uint64_t mnk = mnk_or_max(s);
 
-    if (mnk <= CLB_VERIFY_NAIVE_MNK || (p != CLB_FP64 && mnk <= CLB_VERIFY_DGEMM_MNK))
+    if (mnk <= CLB_VERIFY_NAIVE_MNK ||
+        (HAVE_OPENBLAS && p != CLB_FP64 && mnk <= CLB_VERIFY_DGEMM_MNK))
         return CLB_VERIFY_FULL;
     return CLB_VERIFY_FREIVALDS;
 }
@@ -227,6 +231,7 @@ static void full_naive(struct clb_gemm_reference *r)
     }
 }
 
+#if HAVE_OPENBLAS /* the DGEMM reference; without OpenBLAS the source falls back to naive loops */
 /* The matrix widened to double, optionally squared. */
 static double *widen(const struct clb_gemm_data *d, const void *m, size_t count)
 {
@@ -281,6 +286,7 @@ out:
     free(p);
     return rc;
 }
+#endif
 
 static int full_create(struct clb_gemm_reference *r, enum clb_verify_source src)
 {
@@ -297,8 +303,10 @@ static int full_create(struct clb_gemm_reference *r, enum clb_verify_source src)
         return -1;
     if (src == CLB_VERIFY_SOURCE_NAIVE)
         full_naive(r);
+#if HAVE_OPENBLAS
     else if (full_dgemm(r))
         return -1;
+#endif
     for (uint64_t i = 0; i < sh.m; i++) {
         for (uint64_t j = 0; j < sh.n; j++) {
             const size_t at = i * sh.n + j;
@@ -664,8 +672,9 @@ struct clb_gemm_reference *clb_gemm_reference_create_from(const struct clb_gemm_
         goto oom;
     if (src == CLB_VERIFY_SOURCE_AUTO)
         src = auto_source(d->shape, d->precision);
-    if (src == CLB_VERIFY_SOURCE_DGEMM && d->precision == CLB_FP64)
-        src = CLB_VERIFY_SOURCE_NAIVE; /* DGEMM is no higher precision for fp64 */
+    /* DGEMM is no higher precision for fp64, and a build without OpenBLAS has none. */
+    if (src == CLB_VERIFY_SOURCE_DGEMM && (d->precision == CLB_FP64 || !HAVE_OPENBLAS))
+        src = CLB_VERIFY_SOURCE_NAIVE;
     r->data = d;
     r->u2_3 = u * u / 3;
     r->method = src == CLB_VERIFY_SOURCE_FREIVALDS ? CLB_VERIFY_FREIVALDS : CLB_VERIFY_FULL;

@@ -13,6 +13,7 @@
 #include "clbench/util/cpu.h"
 #include "clbench/util/interrupt.h"
 #include "common.h"
+#include "config.h"
 
 struct gemm_config {
     struct clb_common common;
@@ -93,11 +94,16 @@ static void gemm_defaults(void *config)
     c->blas_core = "auto";
 }
 
-/* OpenBLAS runs as the baseline unless -b leaves every host backend out. */
+/*
+ * OpenBLAS runs as the baseline unless -b leaves every host backend out, or
+ * clbench was built without it (no core to choose).
+ */
 static const char *gemm_blas_core(const void *config)
 {
     const struct gemm_config *c = config;
 
+    if (!HAVE_OPENBLAS)
+        return NULL;
     for (size_t i = 0; i < c->backends.n; i++)
         if (!c->backends.v[i]->on_device)
             return c->blas_core;
@@ -271,7 +277,8 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         return CLB_EXIT_FAILURE;
     }
     meta.record = record;
-    if (res.baseline && !cfg->threads && res.host_threads < clb_cpu_count_available())
+    if (res.baseline && !cfg->threads && res.host_threads &&
+        res.host_threads < clb_cpu_count_available())
         fprintf(stderr, "clbench: warning: %s ran %u thread%s on %u available CPUs (it may "
                         "be built for fewer): the CPU baseline used part of the CPU\n",
                 res.baseline->name, res.host_threads, res.host_threads == 1 ? "" : "s",

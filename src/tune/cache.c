@@ -14,6 +14,13 @@
 
 #define TUNING_SCHEMA "clbench-tuning/1"
 
+/* Entries are kept per CLBlast version; a build without it has "not built", as its record says. */
+#if HAVE_CLBLAST
+#define CLBLAST_VERSION CLBENCH_CLBLAST_VERSION
+#else
+#define CLBLAST_VERSION "not built"
+#endif
+
 int clb_tuning_path(char *buf, size_t len)
 {
     const char *env = getenv("CLBENCH_TUNING_FILE"), *xdg = getenv("XDG_CACHE_HOME"),
@@ -120,12 +127,12 @@ static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
             other_devices = true;
             continue;
         }
-        if (strcmp(str(e, "clblast"), CLBENCH_CLBLAST_VERSION) ||
+        if (strcmp(str(e, "clblast"), CLBLAST_VERSION) ||
             strcmp(str(e, "clbench"), CLBENCH_VERSION)) {
             snprintf(msg, sizeof(msg), "ignoring tuning of %s for %s: made with CLBlast %s and "
                                        "clbench %s (this is CLBlast %s, clbench %s)",
                      kernel, name, str(e, "clblast"), str(e, "clbench"),
-                     CLBENCH_CLBLAST_VERSION, CLBENCH_VERSION);
+                     CLBLAST_VERSION, CLBENCH_VERSION);
             warn_once(msg);
             continue;
         }
@@ -226,7 +233,7 @@ int clb_tuning_store(const struct clb_device *dev, const char *kernel, const cha
     gmtime_r(&now, &tm);
     strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
     json_t *entry = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:f, s:I, s:s}", "device",
-                              name, "driver", driver, "clblast", CLBENCH_CLBLAST_VERSION,
+                              name, "driver", driver, "clblast", CLBLAST_VERSION,
                               "clbench", CLBENCH_VERSION, "kernel", kernel, "precision",
                               precision, "params", params, "gflops", gflops, "size",
                               (json_int_t)size, "created", created);

@@ -58,7 +58,9 @@ struct clb_gemm_tuning {
 
 /*
  * A GEMM implementation. Each one is a file under src/backends/ holding one
- * const instance, listed in src/backends/registry.c.
+ * const instance, listed in src/backends/registry.c. Where clbench is built
+ * without a backend's library, a stand-in file (src/backends/missing.h)
+ * defines it instead, its supports() refusing every row with the reason.
  */
 struct clb_gemm_backend {
     const char *name;      /* "clblast", "openblas": what -b/--backend takes */

@@ -11,7 +11,8 @@
  *            summed in long double (naive loops, independent of any BLAS)
  *            while m*n*k <= CLB_VERIFY_NAIVE_MNK; above that, for fp32 and
  *            fp16 (whose inputs and products are exact in double) OpenBLAS's
- *            DGEMM on the widened inputs while m*n*k <= CLB_VERIFY_DGEMM_MNK.
+ *            DGEMM on the widened inputs while m*n*k <= CLB_VERIFY_DGEMM_MNK
+ *            (in a build with OpenBLAS; without it, Freivalds above the naive limit).
  * freivalds  everywhere else: CLB_VERIFY_VECTORS random vectors x (n) and as
  *            many y (m), with entries +-(1 + t/16);
  *            the row residuals r = C x - (alpha A (B x) + beta C0 x) and the
@@ -101,7 +102,8 @@ void clb_gemm_reference_destroy(struct clb_gemm_reference *ref);
 enum clb_verify_source {
     CLB_VERIFY_SOURCE_AUTO,
     CLB_VERIFY_SOURCE_NAIVE,     /* full, long double loops */
-    CLB_VERIFY_SOURCE_DGEMM,     /* full, DGEMM on widened inputs (fp32 and fp16 only) */
+    CLB_VERIFY_SOURCE_DGEMM,     /* full, DGEMM on widened inputs (fp32 and fp16 only;
+                                    naive in a build without OpenBLAS) */
     CLB_VERIFY_SOURCE_FREIVALDS,
 };
 
