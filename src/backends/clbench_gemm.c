@@ -347,6 +347,7 @@ static const struct clb_gemm_tuning own_tuning = {
 
 const struct clb_gemm_backend clb_backend_clbench = {
     .name = "clbench",
+    .summary = "clbench's own OpenCL GEMM kernel on each selected device",
     .on_device = true,
     .info = own_info,
     .supports = own_supports,

@@ -377,6 +377,7 @@ static const struct clb_gemm_tuning xgemm_tuning = {
 
 const struct clb_gemm_backend clb_backend_clblast = {
     .name = "clblast",
+    .summary = "CLBlast's GEMM on each selected device, with stored tuning",
     .on_device = true,
     .info = clblast_info,
     .supports = clblast_supports,
@@ -392,6 +393,7 @@ const struct clb_gemm_backend clb_backend_clblast = {
 /* CLBlast with its built-in parameters even when tuned ones are stored (--untuned). */
 const struct clb_gemm_backend clb_backend_clblast_untuned = {
     .name = "clblast-untuned",
+    .summary = "CLBlast with its built-in parameters; only when named or with --untuned",
     .on_device = true,
     .explicit_only = true,
     .runs_first = true,

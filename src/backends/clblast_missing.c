@@ -57,6 +57,7 @@ static const struct clb_gemm_tuning xgemm_tuning = {
 
 const struct clb_gemm_backend clb_backend_clblast = {
     .name = "clblast",
+    .summary = "CLBlast's GEMM on each selected device (not in this build)",
     .on_device = true,
     .info = clblast_info,
     .supports = clblast_supports,
@@ -70,6 +71,7 @@ const struct clb_gemm_backend clb_backend_clblast = {
 
 const struct clb_gemm_backend clb_backend_clblast_untuned = {
     .name = "clblast-untuned",
+    .summary = "CLBlast with its built-in parameters (not in this build)",
     .on_device = true,
     .explicit_only = true,
     .runs_first = true,

@@ -126,6 +126,7 @@ static unsigned openblas_get_threads(void)
 
 const struct clb_gemm_backend clb_backend_openblas = {
     .name = "openblas",
+    .summary = "OpenBLAS on the host CPU, the baseline",
     .on_device = false,
     .info = openblas_info,
     .supports = openblas_supports,

@@ -33,6 +33,9 @@ struct gemm_config {
 
 #define GEMM_DEFAULT_SIZES "512,1024,2048"
 
+/* --backend's help lists the registry; gemm_defaults() fills it before --help is shown. */
+static char backend_help[1024];
+
 static const struct clb_option gemm_options[] = {
     CLB_COMMON_OPTIONS(struct gemm_config),
     { "size", 'n', "LIST",
@@ -43,9 +46,8 @@ static const struct clb_option gemm_options[] = {
       offsetof(struct gemm_config, mnk) },
     { "precision", 'p', "LIST", "Precisions: fp32, fp64, fp16 or all (default: fp32)",
       clb_opt_precisions, offsetof(struct gemm_config, precisions) },
-    { "backend", 'b', "LIST",
-      "Backends: clblast (each selected OpenCL device), openblas (the host CPU baseline) or "
-      "all (default: all)", clb_opt_backends, offsetof(struct gemm_config, backends) },
+    { "backend", 'b', "LIST", backend_help, clb_opt_backends,
+      offsetof(struct gemm_config, backends) },
     { "runs", 0, "N", "Timed calls per result, at least (default: 5)", clb_opt_positive,
       offsetof(struct gemm_config, runs) },
     { "warmup", 0, "N", "Untimed calls after the first call (default: 1)", clb_opt_uint,
@@ -86,6 +88,8 @@ static const struct clb_option gemm_options[] = {
 static void gemm_defaults(void *config)
 {
     struct gemm_config *c = config;
+
+    clb_gemm_backends_help(backend_help, sizeof(backend_help));
     c->runs = 5;
     c->warmup = 1;
     c->seed = 42;

@@ -32,6 +32,8 @@ static void required_hooks(void **state)
         print_message("%s\n", be->name ? be->name : "(no name)");
         assert_non_null(be->name);
         assert_true(be->name[0] != '\0');
+        assert_non_null(be->summary); /* --backend's help is made of them */
+        assert_true(be->summary[0] != '\0');
         assert_non_null(be->info);
         assert_non_null(be->supports);
         assert_non_null(be->create);

@@ -64,6 +64,7 @@ struct clb_gemm_tuning {
  */
 struct clb_gemm_backend {
     const char *name;      /* "clblast", "openblas": what -b/--backend takes */
+    const char *summary;   /* what it runs, for --help: "CLBlast's GEMM on each device" */
     bool on_device;        /* runs on each selected OpenCL device; false: once, on the host */
     bool explicit_only;    /* left out of "-b all": only when named (or by --untuned) */
     bool runs_first;       /* all its rows run before any other backend's (clblast-untuned) */
@@ -128,5 +129,11 @@ struct clb_gemm_backend {
 /* The registry, NULL-terminated; the first host backend is the baseline. */
 extern const struct clb_gemm_backend *const clb_gemm_backends[];
 const struct clb_gemm_backend *clb_gemm_backend_find(const char *name);
+
+/*
+ * "NAME (summary), ..., or all (...)" for --backend's help, from the
+ * registry, into buf.
+ */
+void clb_gemm_backends_help(char *buf, size_t len);
 
 #endif
