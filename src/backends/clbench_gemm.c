@@ -11,11 +11,21 @@
 #include "buffers.h"
 #include "clbench/backends/backend.h"
 #include "clbench/cl/kernels.h"
+#include "clbench/util/cpu.h"
+#include "clbench/util/rng.h"
+
+enum own_variant {
+    OWN_PACKED, /* clb_gemm on packed panels: CPUs */
+    OWN_LOCAL,  /* clb_gemm_local, tiles staged in local memory: GPUs */
+};
 
 struct own_params {
-    unsigned tm, tn; /* register tile: TM rows x TN-wide vectors */
-    unsigned lx, ly; /* work-group size */
-    unsigned kc;     /* K per launch (0: all of K in one) */
+    unsigned variant;    /* enum own_variant */
+    unsigned tm;         /* register tile rows */
+    unsigned vw, nv;     /* register tile columns: NV vectors of VW (TN = VW * NV) */
+    unsigned lx, ly;     /* work-group size */
+    unsigned kc;         /* OWN_PACKED: K per launch (0: all of K in one) */
+    unsigned kw;         /* OWN_LOCAL: K per slice staged in local memory */
 };
 
 struct own_state {
@@ -24,91 +34,181 @@ struct own_state {
     struct own_params p;
     bool tuned;
     cl_program prog;
-    cl_kernel gemm, pack;
+    cl_kernel gemm, pack_a, pack_b;
     struct clb_gemm_buffers m; /* A, B and C */
-    cl_mem pa, pb;           /* padded copies of A and B, or NULL */
-    cl_uint lda, ldb;        /* leading dimensions the GEMM kernel reads */
+    cl_mem ap, bp;             /* OWN_PACKED: the panels of A and B */
 };
 
-static const char *const own_param_names[] = { "TM", "TN", "LX", "LY", "KC", NULL };
+static const char *const own_param_names[] = { "VARIANT", "TM", "VW", "NV", "LX",
+                                               "LY",      "KC", "KW", NULL };
 
+static bool is_cpu(const struct clb_device *dev)
+{
+    return (clb_device_u64(dev, CLB_PROP_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+static unsigned round_down_pow2(unsigned long v)
+{
+    unsigned p = 1;
+    while ((unsigned long)p * 2 <= v && p < (1u << 30))
+        p *= 2;
+    return p;
+}
+
+/*
+ * Starting parameters from what the device reports. CPUs: vectors of the
+ * preferred width; a register tile that fills the vector registers (32 when
+ * a vector is 64 bytes wide, as with AVX-512, else 16) less those for B and
+ * the broadcast; K chunks whose panel of A (TM x KC, shared by the
+ * work-group) fills half of L1 and whose panels of B for the work-group fill
+ * a quarter of L2. GPUs: 16 x 16 work-items of 4 x 4 values each, slices of
+ * K that fit in local memory.
+ */
 static void own_defaults(const struct clb_device *dev, enum clb_precision p,
                          struct own_params *out)
 {
-    const bool cpu = (clb_device_u64(dev, CLB_PROP_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
+    const unsigned es = (unsigned)clb_precision_bytes(p);
+    const uint64_t wg = clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE);
 
-    /* CPUs: one work-item per core-sized strip, long vectors; GPUs: many small tiles. */
-    if (cpu)
-        *out = (struct own_params){ .tm = 8, .tn = p == CLB_FP64 ? 8 : 16, .lx = 8, .ly = 1,
-                                    .kc = 1024 };
-    else
-        *out = (struct own_params){ .tm = 4, .tn = 4, .lx = 16, .ly = 16, .kc = 0 };
+    if (is_cpu(dev)) {
+        uint64_t vw = clb_device_u64(dev, p == CLB_FP64 ? CLB_PROP_PREF_VEC_DOUBLE
+                                                        : CLB_PROP_PREF_VEC_FLOAT);
+        vw = vw >= 16 ? 16 : vw >= 8 ? 8 : 4;
+        const unsigned regs = vw * es >= 64 ? 32 : 16;
+        const unsigned long l1 = clb_cpu_cache_bytes(1) ? clb_cpu_cache_bytes(1) : 32768;
+        const unsigned long l2 = clb_cpu_cache_bytes(2) ? clb_cpu_cache_bytes(2) : 1 << 20;
+        struct own_params o = { .variant = OWN_PACKED, .vw = (unsigned)vw, .nv = 2, .ly = 1 };
+        o.tm = (regs - 2 * o.nv) / o.nv; /* accumulators, B's vectors and a broadcast */
+        if (o.tm > 12)
+            o.tm = 12;
+        o.kc = round_down_pow2(l1 / 2 / (o.tm * es));
+        if (o.kc < 64)
+            o.kc = 64;
+        const unsigned long panel = (unsigned long)o.kc * o.vw * o.nv * es;
+        o.lx = round_down_pow2(l2 / 4 / panel);
+        if (o.lx > 16)
+            o.lx = 16;
+        if (o.lx > wg)
+            o.lx = (unsigned)(wg ? wg : 1);
+        *out = o;
+        return;
+    }
+    struct own_params o = { .variant = OWN_LOCAL, .tm = 4, .vw = 1, .nv = 4, .lx = 16,
+                            .ly = 16, .kw = 16 };
+    while ((uint64_t)o.lx * o.ly > (wg ? wg : 1) && o.lx > 1) {
+        if (o.ly >= o.lx)
+            o.ly /= 2;
+        else
+            o.lx /= 2;
+    }
+    const uint64_t local = clb_device_u64(dev, CLB_PROP_LOCAL_MEM_BYTES);
+    while (o.kw > 1 && (uint64_t)o.kw * (o.ly * o.tm + 1 + o.lx * o.vw * o.nv + 1) * es > local)
+        o.kw /= 2;
+    *out = o;
 }
 
 static void to_tune(const struct own_params *p, struct clb_tune_params *t)
 {
     memset(t, 0, sizeof(*t));
+    clb_tune_set(t, "VARIANT", p->variant);
     clb_tune_set(t, "TM", p->tm);
-    clb_tune_set(t, "TN", p->tn);
+    clb_tune_set(t, "VW", p->vw);
+    clb_tune_set(t, "NV", p->nv);
     clb_tune_set(t, "LX", p->lx);
     clb_tune_set(t, "LY", p->ly);
-    clb_tune_set(t, "KC", p->kc);
+    if (p->variant == OWN_PACKED)
+        clb_tune_set(t, "KC", p->kc);
+    else
+        clb_tune_set(t, "KW", p->kw);
 }
 
 static struct own_params from_tune(const struct clb_tune_params *t)
 {
     return (struct own_params){
-        .tm = (unsigned)clb_tune_get(t, "TM", 0), .tn = (unsigned)clb_tune_get(t, "TN", 0),
-        .lx = (unsigned)clb_tune_get(t, "LX", 0), .ly = (unsigned)clb_tune_get(t, "LY", 0),
-        .kc = (unsigned)clb_tune_get(t, "KC", 0),
+        .variant = (unsigned)clb_tune_get(t, "VARIANT", 99),
+        .tm = (unsigned)clb_tune_get(t, "TM", 0), .vw = (unsigned)clb_tune_get(t, "VW", 0),
+        .nv = (unsigned)clb_tune_get(t, "NV", 0), .lx = (unsigned)clb_tune_get(t, "LX", 0),
+        .ly = (unsigned)clb_tune_get(t, "LY", 0), .kc = (unsigned)clb_tune_get(t, "KC", 0),
+        .kw = (unsigned)clb_tune_get(t, "KW", 0),
     };
 }
 
-static bool params_valid(const struct clb_device *dev, const struct own_params *p)
+static bool params_valid(const struct clb_device *dev, enum clb_precision prec,
+                         const struct own_params *p)
 {
     const uint64_t wg = clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE);
-    return p->tm >= 1 && p->tm <= 16 && (p->tn == 4 || p->tn == 8 || p->tn == 16) &&
-           p->lx >= 1 && p->ly >= 1 && (uint64_t)p->lx * p->ly <= (wg ? wg : 1) &&
-           p->kc <= 65536;
+    const uint64_t es = clb_precision_bytes(prec);
+
+    if (p->tm < 1 || p->nv < 1 || p->lx < 1 || p->ly < 1 ||
+        (uint64_t)p->lx * p->ly > (wg ? wg : 1))
+        return false;
+    if (p->variant == OWN_PACKED)
+        return p->tm <= 16 && (p->vw == 4 || p->vw == 8 || p->vw == 16) && p->nv <= 4 &&
+               p->tm * p->nv <= 32 && p->kc <= 65536;
+    if (p->variant != OWN_LOCAL || p->tm > 8 || p->vw != 1 || p->nv > 8 || p->kw < 1 ||
+        p->kw > 64)
+        return false;
+    return (uint64_t)p->kw * (p->ly * p->tm + 1 + p->lx * p->nv + 1) * es <=
+           clb_device_u64(dev, CLB_PROP_LOCAL_MEM_BYTES);
 }
 
 static bool own_valid(const struct clb_device *dev, enum clb_precision prec,
                       const struct clb_tune_params *t)
 {
     const struct own_params p = from_tune(t);
-
-    (void)prec;
-    return params_valid(dev, &p);
+    return params_valid(dev, prec, &p);
 }
 
-/* Candidates: the defaults, then one parameter changed at a time. No random ones. */
+/*
+ * Candidates: the defaults; one parameter changed at a time; then random
+ * ones from the same ranges (the search skips invalid ones).
+ */
 static bool own_candidate(const struct clb_device *dev, enum clb_precision prec, size_t index,
                           uint64_t *rng, struct clb_tune_params *out)
 {
-    static const unsigned tms[] = { 4, 6, 8, 12 }, tns[] = { 4, 8, 16 },
-                          kcs[] = { 0, 256, 512, 1024 };
-    static const unsigned locals[][2] = { { 8, 1 }, { 16, 1 }, { 4, 4 }, { 16, 16 }, { 32, 4 } };
-    struct own_params d, c[1 + 4 + 3 + 5 + 4];
+    static const unsigned tms[] = { 4, 6, 8, 12, 16 }, nvs[] = { 1, 2, 4 },
+                          vws[] = { 4, 8, 16 }, kcs[] = { 0, 64, 128, 256, 512, 1024 },
+                          lxs[] = { 1, 2, 4, 8, 16, 32 }, ltms[] = { 2, 4, 8 },
+                          lnvs[] = { 2, 4, 8 }, kws[] = { 8, 16, 32 };
+    static const unsigned locals[][2] = { { 8, 8 }, { 16, 16 }, { 32, 8 }, { 16, 8 } };
+#define N_OF(a) (sizeof(a) / sizeof(a[0]))
+    struct own_params d, c[64];
     size_t n = 0;
 
-    (void)rng;
     own_defaults(dev, prec, &d);
     c[n++] = d;
-    for (size_t i = 0; i < sizeof(tms) / sizeof(tms[0]); i++)
-        if (tms[i] != d.tm)
-            c[n] = d, c[n++].tm = tms[i];
-    for (size_t i = 0; i < sizeof(tns) / sizeof(tns[0]); i++)
-        if (tns[i] != d.tn)
-            c[n] = d, c[n++].tn = tns[i];
-    for (size_t i = 0; i < sizeof(locals) / sizeof(locals[0]); i++)
-        if (locals[i][0] != d.lx || locals[i][1] != d.ly)
-            c[n] = d, c[n].lx = locals[i][0], c[n++].ly = locals[i][1];
-    for (size_t i = 0; i < sizeof(kcs) / sizeof(kcs[0]); i++)
-        if (kcs[i] != d.kc)
-            c[n] = d, c[n++].kc = kcs[i];
-    if (index >= n)
+/* Each value of `vals` for `field` but the default's, the rest as the defaults. */
+#define VARY(field, vals)                                                                  \
+    for (size_t i = 0; i < N_OF(vals); i++)                                                \
+        if ((vals)[i] != d.field)                                                          \
+            c[n] = d, c[n++].field = (vals)[i];
+    if (d.variant == OWN_PACKED) {
+        VARY(tm, tms) VARY(nv, nvs) VARY(vw, vws) VARY(kc, kcs) VARY(lx, lxs)
+    } else {
+        VARY(tm, ltms) VARY(nv, lnvs)
+        for (size_t i = 0; i < N_OF(locals); i++)
+            if (locals[i][0] != d.lx || locals[i][1] != d.ly)
+                c[n] = d, c[n].lx = locals[i][0], c[n++].ly = locals[i][1];
+        VARY(kw, kws)
+    }
+#undef VARY
+    if (index < n) {
+        to_tune(&c[index], out);
+        return true;
+    }
+    if (index >= n + 500)
         return false;
-    to_tune(&c[index], out);
+#define PICK(a) a[clb_rng_next(rng) % N_OF(a)]
+    struct own_params r = d;
+    if (d.variant == OWN_PACKED) {
+        r.tm = PICK(tms), r.nv = PICK(nvs), r.vw = PICK(vws), r.kc = PICK(kcs), r.lx = PICK(lxs);
+    } else {
+        const unsigned *l = locals[clb_rng_next(rng) % N_OF(locals)];
+        r.tm = PICK(ltms), r.nv = PICK(lnvs), r.lx = l[0], r.ly = l[1], r.kw = PICK(kws);
+    }
+#undef PICK
+#undef N_OF
+    to_tune(&r, out);
     return true;
 }
 
@@ -132,12 +232,6 @@ static void own_info(struct clb_library_info *out)
     snprintf(out->version, sizeof(out->version), "kernels/gemm.cl");
 }
 
-/* A leading dimension that is a multiple of 256 elements maps rows onto the same cache sets. */
-static cl_uint padded(cl_uint ld)
-{
-    return ld % 256 == 0 ? ld + 16 : ld;
-}
-
 static int own_upload(void *state, struct clb_error *e)
 {
     struct own_state *s = state;
@@ -151,17 +245,31 @@ static void own_destroy(void *state)
     if (!s)
         return;
     clb_gemm_buffers_release(&s->m);
-    if (s->pa)
-        clReleaseMemObject(s->pa);
-    if (s->pb)
-        clReleaseMemObject(s->pb);
+    if (s->ap)
+        clReleaseMemObject(s->ap);
+    if (s->bp)
+        clReleaseMemObject(s->bp);
     if (s->gemm)
         clReleaseKernel(s->gemm);
-    if (s->pack)
-        clReleaseKernel(s->pack);
+    if (s->pack_a)
+        clReleaseKernel(s->pack_a);
+    if (s->pack_b)
+        clReleaseKernel(s->pack_b);
     if (s->prog)
         clReleaseProgram(s->prog);
     free(s);
+}
+
+static uint64_t round_up(uint64_t v, uint64_t to)
+{
+    return (v + to - 1) / to * to;
+}
+
+static cl_kernel kernel(struct own_state *s, const char *name, struct clb_error *e)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(s->prog, name, &err);
+    return clb_cl_check(e, "clCreateKernel", err) ? NULL : k;
 }
 
 /* With `stored` (may be NULL): those when valid here, else the defaults; else exactly `exact`. */
@@ -172,7 +280,8 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
     struct own_state *s = calloc(1, sizeof(*s));
     const struct clb_gemm_shape sh = data->shape;
     const size_t es = clb_precision_bytes(data->precision);
-    char options[128];
+    const char *fp64 = data->precision == CLB_FP64 ? " -DUSE_FP64" : "";
+    char options[192];
     cl_int err;
 
     if (!s) {
@@ -183,44 +292,51 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
     s->env = env;
     if (exact) {
         s->p = *exact;
+        if (!params_valid(dev, data->precision, &s->p)) {
+            clb_error_set(e, "parameters not valid for this device and precision");
+            goto error;
+        }
     } else {
         own_defaults(dev, data->precision, &s->p);
         if (stored) {
             const struct own_params q = from_tune(stored);
-            if (params_valid(dev, &q)) {
+            if (params_valid(dev, data->precision, &q)) {
                 s->p = q;
                 s->tuned = true;
             }
         }
     }
-    if (sh.m > UINT32_MAX || sh.n > UINT32_MAX || sh.k > UINT32_MAX) {
-        clb_error_set(e, "dimensions beyond 2^32 are not supported by clbench's kernel");
+    if (sh.m > UINT32_MAX / 2 || sh.n > UINT32_MAX / 2 || sh.k > UINT32_MAX / 2) {
+        clb_error_set(e, "dimensions beyond 2^31 are not supported by clbench's kernel");
         goto error;
     }
-    snprintf(options, sizeof(options), "-DTM=%u -DTN=%u%s", s->p.tm, s->p.tn,
-             data->precision == CLB_FP64 ? " -DUSE_FP64" : "");
+    if (s->p.variant == OWN_LOCAL)
+        snprintf(options, sizeof(options), "-DTM=%u -DVW=1 -DNV=%u -DLX=%u -DLY=%u -DKW=%u%s",
+                 s->p.tm, s->p.nv, s->p.lx, s->p.ly, s->p.kw, fp64);
+    else
+        snprintf(options, sizeof(options), "-DTM=%u -DVW=%u -DNV=%u%s", s->p.tm, s->p.vw,
+                 s->p.nv, fp64);
     if (!(s->prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("gemm"), options, e)))
-        goto error;
-    s->gemm = clCreateKernel(s->prog, "clb_gemm", &err);
-    if (clb_cl_check(e, "clCreateKernel", err))
-        goto error;
-    s->pack = clCreateKernel(s->prog, "clb_gemm_pack", &err);
-    if (clb_cl_check(e, "clCreateKernel", err))
         goto error;
     if (clb_gemm_buffers_create(&s->m, env, data, e))
         goto error;
-    s->lda = padded((cl_uint)sh.k);
-    s->ldb = padded((cl_uint)sh.n);
-    if (s->lda != sh.k) {
-        s->pa = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, sh.m * s->lda * es, NULL, &err);
-        if (clb_cl_check(e, "clCreateBuffer(padded A)", err))
+    if (s->p.variant == OWN_LOCAL) {
+        if (!(s->gemm = kernel(s, "clb_gemm_local", e)))
             goto error;
+        return s;
     }
-    if (s->ldb != sh.n) {
-        s->pb = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, sh.k * s->ldb * es, NULL, &err);
-        if (clb_cl_check(e, "clCreateBuffer(padded B)", err))
-            goto error;
-    }
+    if (!(s->gemm = kernel(s, "clb_gemm", e)) || !(s->pack_a = kernel(s, "clb_gemm_pack_a", e)) ||
+        !(s->pack_b = kernel(s, "clb_gemm_pack_b", e)))
+        goto error;
+    const uint64_t tn = (uint64_t)s->p.vw * s->p.nv;
+    s->ap = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, round_up(sh.m, s->p.tm) * sh.k * es, NULL,
+                          &err);
+    if (clb_cl_check(e, "clCreateBuffer(panels of A)", err))
+        goto error;
+    s->bp = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, round_up(sh.n, tn) * sh.k * es, NULL,
+                          &err);
+    if (clb_cl_check(e, "clCreateBuffer(panels of B)", err))
+        goto error;
     return s;
 
 error:
@@ -243,23 +359,6 @@ static void *own_create_with(const struct clb_device *dev, const struct clb_cl_e
     return create(dev, env, data, NULL, params->n ? &p : NULL, e);
 }
 
-static int pack(struct own_state *s, cl_mem src, cl_mem dst, cl_uint rows, cl_uint cols,
-                cl_uint ld_dst, struct clb_error *e)
-{
-    const size_t global[2] = { ld_dst, rows };
-
-    return CLB_CL(e, clSetKernelArg, s->pack, 0, sizeof(cl_uint), &rows) ||
-                   CLB_CL(e, clSetKernelArg, s->pack, 1, sizeof(cl_uint), &cols) ||
-                   CLB_CL(e, clSetKernelArg, s->pack, 2, sizeof(cl_uint), &cols) ||
-                   CLB_CL(e, clSetKernelArg, s->pack, 3, sizeof(cl_uint), &ld_dst) ||
-                   CLB_CL(e, clSetKernelArg, s->pack, 4, sizeof(cl_mem), &src) ||
-                   CLB_CL(e, clSetKernelArg, s->pack, 5, sizeof(cl_mem), &dst) ||
-                   CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->pack, 2, NULL, global,
-                          NULL, 0, NULL, NULL)
-               ? -1
-               : 0;
-}
-
 /* Sets a scalar argument in the precision of the problem. */
 static int set_scalar(cl_kernel k, cl_uint idx, enum clb_precision p, double v,
                       struct clb_error *e)
@@ -269,42 +368,77 @@ static int set_scalar(cl_kernel k, cl_uint idx, enum clb_precision p, double v,
                          : CLB_CL(e, clSetKernelArg, k, idx, sizeof(float), &f);
 }
 
+static int run_local(struct own_state *s, struct clb_error *e)
+{
+    const struct clb_gemm_data *d = s->data;
+    const cl_uint m = (cl_uint)d->shape.m, n = (cl_uint)d->shape.n, k = (cl_uint)d->shape.k;
+    const size_t local[2] = { s->p.lx, s->p.ly };
+    const size_t global[2] = { round_up(n, (uint64_t)s->p.lx * s->p.nv) / s->p.nv,
+                               round_up(m, (uint64_t)s->p.ly * s->p.tm) / s->p.tm };
+
+    if (CLB_CL(e, clSetKernelArg, s->gemm, 0, sizeof(cl_uint), &m) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 1, sizeof(cl_uint), &n) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 2, sizeof(cl_uint), &k) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 3, sizeof(cl_uint), &k) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 4, sizeof(cl_uint), &n) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 5, sizeof(cl_uint), &n) ||
+        set_scalar(s->gemm, 6, d->precision, d->alpha, e) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 7, sizeof(cl_mem), &s->m.a) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 8, sizeof(cl_mem), &s->m.b) ||
+        set_scalar(s->gemm, 9, d->precision, d->beta, e) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 10, sizeof(cl_mem), &s->m.c) ||
+        CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->gemm, 2, NULL, global, local, 0,
+               NULL, NULL))
+        return -1;
+    return clb_cl_check(e, "clFinish", clb_cl_finish(s->env->queue)) ? -1 : 0;
+}
+
 static int own_run(void *state, struct clb_error *e)
 {
     struct own_state *s = state;
     const struct clb_gemm_data *d = s->data;
     const cl_uint m = (cl_uint)d->shape.m, n = (cl_uint)d->shape.n, k = (cl_uint)d->shape.k;
+    const cl_uint tn = s->p.vw * s->p.nv;
     const cl_uint kc_max = s->p.kc ? s->p.kc : k;
     const size_t local[2] = { s->p.lx, s->p.ly };
-    const size_t global[2] = { ((n + s->p.tn - 1) / s->p.tn + s->p.lx - 1) / s->p.lx * s->p.lx,
-                               ((m + s->p.tm - 1) / s->p.tm + s->p.ly - 1) / s->p.ly * s->p.ly };
-    cl_mem a = s->m.a, b = s->m.b;
+    const size_t global[2] = { round_up((n + tn - 1) / tn, s->p.lx),
+                               round_up((m + s->p.tm - 1) / s->p.tm, s->p.ly) };
+    const size_t global_a[2] = { k, (m + s->p.tm - 1) / s->p.tm };
+    const size_t global_b[2] = { (n + tn - 1) / tn, k };
 
+    if (s->p.variant == OWN_LOCAL)
+        return run_local(s, e);
     /* Packing is part of the call, as CLBlast's own pre-processing is part of its. */
-    if (s->pa && pack(s, s->m.a, s->pa, m, k, s->lda, e))
+    if (CLB_CL(e, clSetKernelArg, s->pack_a, 0, sizeof(cl_uint), &m) ||
+        CLB_CL(e, clSetKernelArg, s->pack_a, 1, sizeof(cl_uint), &k) ||
+        CLB_CL(e, clSetKernelArg, s->pack_a, 2, sizeof(cl_uint), &k) ||
+        CLB_CL(e, clSetKernelArg, s->pack_a, 3, sizeof(cl_mem), &s->m.a) ||
+        CLB_CL(e, clSetKernelArg, s->pack_a, 4, sizeof(cl_mem), &s->ap) ||
+        CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->pack_a, 2, NULL, global_a, NULL, 0,
+               NULL, NULL) ||
+        CLB_CL(e, clSetKernelArg, s->pack_b, 0, sizeof(cl_uint), &k) ||
+        CLB_CL(e, clSetKernelArg, s->pack_b, 1, sizeof(cl_uint), &n) ||
+        CLB_CL(e, clSetKernelArg, s->pack_b, 2, sizeof(cl_uint), &n) ||
+        CLB_CL(e, clSetKernelArg, s->pack_b, 3, sizeof(cl_mem), &s->m.b) ||
+        CLB_CL(e, clSetKernelArg, s->pack_b, 4, sizeof(cl_mem), &s->bp) ||
+        CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->pack_b, 2, NULL, global_b, NULL, 0,
+               NULL, NULL))
         return -1;
-    if (s->pb && pack(s, s->m.b, s->pb, k, n, s->ldb, e))
-        return -1;
-    if (s->pa)
-        a = s->pa;
-    if (s->pb)
-        b = s->pb;
     if (CLB_CL(e, clSetKernelArg, s->gemm, 0, sizeof(cl_uint), &m) ||
         CLB_CL(e, clSetKernelArg, s->gemm, 1, sizeof(cl_uint), &n) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 4, sizeof(cl_uint), &s->lda) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 5, sizeof(cl_uint), &s->ldb) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 6, sizeof(cl_uint), &n) ||
-        set_scalar(s->gemm, 7, d->precision, d->alpha, e) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 8, sizeof(cl_mem), &a) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 9, sizeof(cl_mem), &b) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 11, sizeof(cl_mem), &s->m.c))
+        CLB_CL(e, clSetKernelArg, s->gemm, 2, sizeof(cl_uint), &k) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 5, sizeof(cl_uint), &n) ||
+        set_scalar(s->gemm, 6, d->precision, d->alpha, e) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 7, sizeof(cl_mem), &s->ap) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 8, sizeof(cl_mem), &s->bp) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 10, sizeof(cl_mem), &s->m.c))
         return -1;
-    /* K in chunks: the first applies beta, the rest accumulate onto it. */
+    /* K in chunks: the first applies beta, the rest add onto it. */
     for (cl_uint k0 = 0; k0 < k; k0 += kc_max) {
         const cl_uint kc = k - k0 < kc_max ? k - k0 : kc_max;
-        if (CLB_CL(e, clSetKernelArg, s->gemm, 2, sizeof(cl_uint), &k0) ||
-            CLB_CL(e, clSetKernelArg, s->gemm, 3, sizeof(cl_uint), &kc) ||
-            set_scalar(s->gemm, 10, d->precision, k0 == 0 ? d->beta : 1.0, e) ||
+        if (CLB_CL(e, clSetKernelArg, s->gemm, 3, sizeof(cl_uint), &k0) ||
+            CLB_CL(e, clSetKernelArg, s->gemm, 4, sizeof(cl_uint), &kc) ||
+            set_scalar(s->gemm, 9, d->precision, k0 == 0 ? d->beta : 1.0, e) ||
             CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->gemm, 2, NULL, global, local, 0,
                    NULL, NULL))
             return -1;
@@ -318,12 +452,12 @@ static int own_download(void *state, void *c, struct clb_error *e)
     return clb_gemm_buffers_download(&s->m, s->env->queue, s->data, c, e);
 }
 
+/* The panels of A and B, padded by at most 15 rows and 63 columns (bounds of TM and TN). */
 static void own_extra_bytes(struct clb_gemm_shape sh, enum clb_precision p, uint64_t *total,
                             uint64_t *largest)
 {
     const uint64_t es = clb_precision_bytes(p);
-    const uint64_t a = sh.k % 256 == 0 ? sh.m * padded((cl_uint)sh.k) * es : 0;
-    const uint64_t b = sh.n % 256 == 0 ? sh.k * padded((cl_uint)sh.n) * es : 0;
+    const uint64_t a = (sh.m + 15) * sh.k * es, b = (sh.n + 63) * sh.k * es;
 
     *total = a + b;
     *largest = a > b ? a : b;
@@ -332,6 +466,21 @@ static void own_extra_bytes(struct clb_gemm_shape sh, enum clb_precision p, uint
 static bool own_tuned(void *state)
 {
     return ((struct own_state *)state)->tuned;
+}
+
+static void own_describe(void *state, char *buf, size_t len)
+{
+    const struct own_params *p = &((struct own_state *)state)->p;
+
+    if (p->variant == OWN_LOCAL)
+        snprintf(buf, len, "local memory: TM=%u TN=%u LX=%u LY=%u KW=%u", p->tm, p->nv, p->lx,
+                 p->ly, p->kw);
+    else if (p->kc)
+        snprintf(buf, len, "packed panels: TM=%u TN=%u (%u x %u) LX=%u KC=%u", p->tm,
+                 p->vw * p->nv, p->nv, p->vw, p->lx, p->kc);
+    else
+        snprintf(buf, len, "packed panels: TM=%u TN=%u (%u x %u) LX=%u KC=all", p->tm,
+                 p->vw * p->nv, p->nv, p->vw, p->lx);
 }
 
 /* Few candidates (the defaults, then one change at a time): a quarter of the budget. */
@@ -357,6 +506,7 @@ const struct clb_gemm_backend clb_backend_clbench = {
     .download = own_download,
     .destroy = own_destroy,
     .tuned = own_tuned,
+    .describe = own_describe,
     .extra_device_bytes = own_extra_bytes,
     .tuning = &own_tuning,
 };

@@ -3,7 +3,8 @@
  * kernels per call (pad, transpose, GEMM) and its returned event covers only
  * one, so the call is timed by the caller's host clock around clFinish.
  * Its tuning part searches Xgemm's parameters, applied through
- * CLBlastOverrideParameters, which stays in force for the whole process.
+ * CLBlastOverrideParameters together with the GEMM routine's choice of
+ * kernel, so what is tuned is what runs (see apply()).
  */
 #include <CL/cl_half.h>
 #include <clblast_c.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "buffers.h"
+#include "clblast_params.h"
 #include "clbench/backends/backend.h"
 #include "clbench/util/rng.h"
 #include "config.h"
@@ -47,27 +49,28 @@ struct clblast_state {
     cl_command_queue queue;
     struct clb_gemm_buffers m;
     bool tuned;
+    bool direct; /* CLBlast's rule picks XgemmDirect for this shape, as its parameters stand */
 };
 
 /*
  * CLBlastOverrideParameters is process-wide per device and precision, and
- * makes CLBlast recompile: remember what is applied so it is done once, and
- * so the untuned variant can tell when it can no longer be measured.
+ * stays until overridden again. So every create sets exactly what its row
+ * needs: CLBlast's own values (read once, before any override, through
+ * RetrieveParameters), a stored configuration or a candidate. A tuned
+ * configuration is one of Xgemm's (the indirect kernel) and holds only
+ * where Xgemm runs: it comes with GemmRoutine's XGEMM_MIN_INDIRECT_SIZE at
+ * 0, so CLBlast's rule (XgemmDirect when m*n*k < size^3) never picks the
+ * direct kernel, whose parameters it does not set.
  */
-static struct applied {
+static struct in_force {
     cl_device_id dev;
     enum clb_precision p;
-    struct clb_tune_params params;
-} applied[16];
-static size_t n_applied;
-
-static const struct applied *find_applied(cl_device_id dev, enum clb_precision p)
-{
-    for (size_t i = 0; i < n_applied; i++)
-        if (applied[i].dev == dev && applied[i].p == p)
-            return &applied[i];
-    return NULL;
-}
+    struct clb_tune_params builtin;  /* CLBlast's own Xgemm parameters here */
+    size_t builtin_threshold;        /* and its XGEMM_MIN_INDIRECT_SIZE */
+    struct clb_tune_params xgemm;    /* what is in force now */
+    size_t threshold;
+} in_force[16];
+static size_t n_in_force;
 
 static CLBlastPrecision clblast_precision(enum clb_precision p)
 {
@@ -75,41 +78,119 @@ static CLBlastPrecision clblast_precision(enum clb_precision p)
                          : p == CLB_FP16 ? CLBlastPrecisionHalf : CLBlastPrecisionSingle;
 }
 
-/* CLBlastOverrideParameters for Xgemm, once per distinct parameter set. */
-static int override(cl_device_id dev, enum clb_precision p, const struct clb_tune_params *params,
-                    struct clb_error *e)
+static const char THRESHOLD[] = "XGEMM_MIN_INDIRECT_SIZE";
+
+/* The device and precision's entry, reading CLBlast's own values on first use; NULL with e set. */
+static struct in_force *device_params(cl_device_id dev, enum clb_precision p,
+                                      struct clb_error *e)
 {
-    const struct applied *a = find_applied(dev, p);
+    struct clb_tune_params routine;
+    int st;
+
+    for (size_t i = 0; i < n_in_force; i++)
+        if (in_force[i].dev == dev && in_force[i].p == p)
+            return &in_force[i];
+    if (n_in_force == sizeof(in_force) / sizeof(in_force[0])) {
+        clb_error_set(e, "more than %zu device and precision pairs in one process",
+                      sizeof(in_force) / sizeof(in_force[0]));
+        return NULL;
+    }
+    struct in_force *f = &in_force[n_in_force];
+    memset(f, 0, sizeof(*f));
+    if ((st = clb_clblast_retrieve(dev, "Xgemm", clblast_precision(p), &f->builtin)) ||
+        (st = clb_clblast_retrieve(dev, "GemmRoutine", clblast_precision(p), &routine))) {
+        clb_error_set(e, "CLBlast RetrieveParameters: %s (%d)",
+                      clblast_status_name((CLBlastStatusCode)st), st);
+        return NULL;
+    }
+    f->dev = dev;
+    f->p = p;
+    f->builtin_threshold = clb_tune_get(&routine, THRESHOLD, 0);
+    f->xgemm = f->builtin;
+    f->threshold = f->builtin_threshold;
+    n_in_force++;
+    return f;
+}
+
+static bool same_params(const struct clb_tune_params *a, const struct clb_tune_params *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++)
+        if (clb_tune_get(b, a->name[i], SIZE_MAX) != a->value[i])
+            return false;
+    return true;
+}
+
+static int override(cl_device_id dev, enum clb_precision p, const char *kernel,
+                    const struct clb_tune_params *params, struct clb_error *e)
+{
     const char *names[CLB_TUNE_MAX_PARAMS];
 
-    if (a && a->params.n == params->n &&
-        !memcmp(a->params.value, params->value, params->n * sizeof(params->value[0])))
-        return 0;
-    if (!a && n_applied == sizeof(applied) / sizeof(applied[0])) {
-        clb_error_set(e, "more than %zu device and precision pairs tuned in one process",
-                      sizeof(applied) / sizeof(applied[0]));
-        return -1;
-    }
     for (size_t i = 0; i < params->n; i++)
         names[i] = params->name[i];
-    CLBlastStatusCode st = CLBlastOverrideParameters(dev, "Xgemm", clblast_precision(p),
+    CLBlastStatusCode st = CLBlastOverrideParameters(dev, kernel, clblast_precision(p),
                                                      params->n, names, params->value);
     if (st != CLBlastSuccess) {
-        clb_error_set(e, "CLBlastOverrideParameters: %s (%d)", clblast_status_name(st), (int)st);
+        clb_error_set(e, "CLBlastOverrideParameters(%s): %s (%d)", kernel,
+                      clblast_status_name(st), (int)st);
         return -1;
     }
-    /* Recorded as soon as CLBlast holds it: from here on untuned figures are impossible. */
-    struct applied *w = a ? (struct applied *)a : &applied[n_applied++];
-    w->dev = dev;
-    w->p = p;
-    w->params = *params;
+    return 0;
+}
+
+/*
+ * Puts `xgemm` (NULL: CLBlast's own) in force for dev and precision p, with
+ * the direct kernel ruled out for a tuned configuration; CLBlast compiles
+ * anew afterwards. Then reads back what CLBlast holds: *threshold is the
+ * XGEMM_MIN_INDIRECT_SIZE its rule will use.
+ */
+static int apply(cl_device_id dev, enum clb_precision p, const struct clb_tune_params *xgemm,
+                 size_t *threshold, struct clb_error *e)
+{
+    struct in_force *f = device_params(dev, p, e);
+    struct clb_tune_params routine;
+    bool changed = false;
+
+    if (!f)
+        return -1;
+    const struct clb_tune_params *want = xgemm ? xgemm : &f->builtin;
+    const size_t want_threshold = xgemm ? 0 : f->builtin_threshold;
+    if (!same_params(want, &f->xgemm)) {
+        if (override(dev, p, "Xgemm", want, e))
+            return -1;
+        f->xgemm = *want;
+        changed = true;
+    }
+    if (want_threshold != f->threshold) {
+        memset(&routine, 0, sizeof(routine));
+        clb_tune_set(&routine, THRESHOLD, want_threshold);
+        if (override(dev, p, "GemmRoutine", &routine, e))
+            return -1;
+        f->threshold = want_threshold;
+        changed = true;
+    }
     /* Programs compiled with the previous parameters must not be reused with the new ones. */
-    st = CLBlastClearCache();
+    CLBlastStatusCode st = changed ? CLBlastClearCache() : CLBlastSuccess;
     if (st != CLBlastSuccess) {
         clb_error_set(e, "CLBlastClearCache: %s (%d)", clblast_status_name(st), (int)st);
         return -1;
     }
+    int rst = clb_clblast_retrieve(dev, "GemmRoutine", clblast_precision(p), &routine);
+    if (rst) {
+        clb_error_set(e, "CLBlast RetrieveParameters: %s (%d)",
+                      clblast_status_name((CLBlastStatusCode)rst), rst);
+        return -1;
+    }
+    *threshold = clb_tune_get(&routine, THRESHOLD, 0);
     return 0;
+}
+
+/* CLBlast's rule (Xgemm<T>::UseDirectKernel): the direct kernel when m*n*k < size^3. */
+static bool uses_direct(struct clb_gemm_shape s, size_t threshold)
+{
+    const long double t = (long double)threshold;
+    return (long double)s.m * s.n * s.k < t * t * t;
 }
 
 static void clblast_info(struct clb_library_info *out)
@@ -151,7 +232,7 @@ static void clblast_destroy(void *state)
 }
 
 enum which_params {
-    BUILT_IN, /* CLBlast's own choice; refused once an override is active (it cannot be undone) */
+    BUILT_IN, /* CLBlast's own choice */
     STORED,   /* the tuning cache's, if any: applied where CLBlast takes them, else a warning */
     EXACT,    /* the tuner's candidate: applied, or the create fails */
 };
@@ -161,28 +242,29 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
                     const struct clb_tune_params *params, struct clb_error *e)
 {
     struct clblast_state *s = calloc(1, sizeof(*s));
+    size_t threshold;
 
     if (!s) {
         clb_error_set(e, "out of host memory");
         return NULL;
     }
-    if (which == EXACT) {
-        if (override(dev->id, data->precision, params, e)) {
+    if (which == STORED && params) {
+        struct clb_error oe;
+        if (apply(dev->id, data->precision, params, &threshold, &oe) == 0) {
+            s->tuned = true;
+        } else {
+            fprintf(stderr, "clbench: warning: stored CLBlast tuning not applied: %s\n", oe.msg);
+            which = BUILT_IN;
+        }
+    }
+    if (which == EXACT || (which == STORED && !params) || which == BUILT_IN) {
+        const struct clb_tune_params *want = which == EXACT && params->n ? params : NULL;
+        if (apply(dev->id, data->precision, want, &threshold, e)) {
             free(s);
             return NULL;
         }
-    } else if (which == BUILT_IN && find_applied(dev->id, data->precision)) {
-        clb_error_set(e, "tuned CLBlast parameters are already active for this device and "
-                         "precision in this process: untuned figures cannot be taken");
-        free(s);
-        return NULL;
-    } else if (which == STORED && params) {
-        struct clb_error oe;
-        if (override(dev->id, data->precision, params, &oe) == 0)
-            s->tuned = true;
-        else
-            fprintf(stderr, "clbench: warning: stored CLBlast tuning not applied: %s\n", oe.msg);
     }
+    s->direct = uses_direct(data->shape, threshold);
     s->data = data;
     s->queue = env->queue;
     if (clb_gemm_buffers_create(&s->m, env, data, e)) {
@@ -199,19 +281,16 @@ static void *clblast_create(const struct clb_device *dev, const struct clb_cl_en
     return create(dev, env, data, STORED, stored, e);
 }
 
-static void *clblast_create_untuned(const struct clb_device *dev, const struct clb_cl_env *env,
-                                    const struct clb_gemm_data *data,
-                                    const struct clb_tune_params *stored, struct clb_error *e)
-{
-    (void)stored; /* it has no tuning part: always NULL */
-    return create(dev, env, data, BUILT_IN, NULL, e);
-}
-
 static void *clblast_create_with(const struct clb_device *dev, const struct clb_cl_env *env,
                                  const struct clb_gemm_data *data,
                                  const struct clb_tune_params *params, struct clb_error *e)
 {
-    return create(dev, env, data, params->n ? EXACT : BUILT_IN, params, e);
+    return create(dev, env, data, EXACT, params, e);
+}
+
+static void clblast_describe(void *state, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", ((struct clblast_state *)state)->direct ? "XgemmDirect" : "Xgemm");
 }
 
 static bool clblast_tuned(void *state)
@@ -387,21 +466,6 @@ const struct clb_gemm_backend clb_backend_clblast = {
     .download = clblast_download,
     .destroy = clblast_destroy,
     .tuned = clblast_tuned,
+    .describe = clblast_describe,
     .tuning = &xgemm_tuning,
-};
-
-/* CLBlast with its built-in parameters even when tuned ones are stored (--untuned). */
-const struct clb_gemm_backend clb_backend_clblast_untuned = {
-    .name = "clblast-untuned",
-    .summary = "CLBlast with its built-in parameters; only when named or with --untuned",
-    .on_device = true,
-    .explicit_only = true,
-    .runs_first = true,
-    .info = clblast_info,
-    .supports = clblast_supports,
-    .create = clblast_create_untuned,
-    .upload = clblast_upload,
-    .run = clblast_run,
-    .download = clblast_download,
-    .destroy = clblast_destroy,
 };

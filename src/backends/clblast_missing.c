@@ -1,8 +1,8 @@
 /*
- * Compiled instead of clblast.c in a build without CLBlast: the clblast and
- * clblast-untuned backends and the Xgemm tuning part, each unavailable with
- * the reason, so `-b clblast`, `tune --only clblast`, --help and result
- * files keep their names.
+ * Compiled instead of clblast.c in a build without CLBlast: the clblast
+ * backend and its Xgemm tuning part, unavailable with the reason, so
+ * `-b clblast`, `-b clblast-untuned`, `tune --only clblast`, --help and
+ * result files keep their names.
  */
 #include "missing.h"
 
@@ -67,19 +67,4 @@ const struct clb_gemm_backend clb_backend_clblast = {
     .download = clb_missing_download,
     .destroy = clb_missing_destroy,
     .tuning = &xgemm_tuning,
-};
-
-const struct clb_gemm_backend clb_backend_clblast_untuned = {
-    .name = "clblast-untuned",
-    .summary = "CLBlast with its built-in parameters (not in this build)",
-    .on_device = true,
-    .explicit_only = true,
-    .runs_first = true,
-    .info = clblast_info,
-    .supports = clblast_supports,
-    .create = clb_missing_create,
-    .upload = clb_missing_upload,
-    .run = clb_missing_run,
-    .download = clb_missing_download,
-    .destroy = clb_missing_destroy,
 };

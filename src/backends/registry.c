@@ -8,12 +8,9 @@
  * clb_gemm_backend clb_backend_n its file defines.
  *
  * The baseline (first host backend) first: it is what speedups are against.
- * clblast_untuned is marked runs_first: CLBlast's parameter overrides are
- * process-wide, so untuned figures must be taken before tuned ones.
  */
 #define CLB_BACKENDS(X) \
     X(openblas)         \
-    X(clblast_untuned)  \
     X(clblast)          \
     X(clbench)
 
@@ -43,5 +40,7 @@ void clb_gemm_backends_help(char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%s (%s), ", clb_gemm_backends[i]->name,
                                  clb_gemm_backends[i]->summary);
     if (used < len)
-        snprintf(buf + used, len - used, "or all (default: all but those only run when named)");
+        snprintf(buf + used, len - used,
+                 "or all (default: all); NAME-untuned runs a tunable backend with its built-in "
+                 "parameters");
 }

@@ -163,10 +163,14 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     const struct clb_gemm_backend *be = row->backend;
     struct clb_error e = { "" };
     struct clb_tune_params stored;
-    const bool have_stored = be->tuning && row->device && opt->stored_params &&
+    struct clb_tune_match match = { 0 };
+    const bool have_stored = !row->untuned && be->tuning && row->device && opt->stored_params &&
                              opt->stored_params(row->device, be->tuning->kernel,
-                                                data->precision, &stored);
-    void *state = be->create(row->device, env, data, have_stored ? &stored : NULL, &e);
+                                                data->precision, data->shape, &stored, &match);
+    const struct clb_tune_params builtin = { 0 };
+    void *state = row->untuned
+                      ? be->tuning->create_with(row->device, env, data, &builtin, &e)
+                      : be->create(row->device, env, data, have_stored ? &stored : NULL, &e);
     size_t cap = opt->runs;
     double t, measured = 0.0;
 
@@ -176,6 +180,16 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     }
     row->status = CLB_ROW_OK;
     row->tuned = have_stored && be->tuned && be->tuned(state);
+    if (row->tuned)
+        row->tuned_at = match.size;
+    else if (have_stored)
+        snprintf(row->tuning_note, sizeof(row->tuning_note),
+                 "the stored parameters (tuned at %" PRIu64 ") are not valid here: defaults ran",
+                 match.size);
+    else
+        snprintf(row->tuning_note, sizeof(row->tuning_note), "%s", match.note);
+    if (be->describe)
+        be->describe(state, row->kernel, sizeof(row->kernel));
     t = clb_now_s();
     if (be->run(state, &e))
         goto fault;
@@ -253,13 +267,7 @@ static void progress(const struct clb_gemm_options *opt, size_t i, size_t n,
     fprintf(stderr, "[%zu/%zu] gemm %s %" PRIu64 "x%" PRIu64 "x%" PRIu64 " %s (%s) ... %.1f s\n",
             i + 1, n, clb_precision_name(row->precision), row->shape.m, row->shape.n,
             row->shape.k, row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU",
-            row->backend->name, clb_now_s() - t0);
-}
-
-static int cmp_order(const void *a, const void *b)
-{
-    size_t x = ((const struct clb_gemm_row *)a)->order, y = ((const struct clb_gemm_row *)b)->order;
-    return (x > y) - (x < y);
+            row->backend_name, clb_now_s() - t0);
 }
 
 static void compute_speedups(struct clb_gemm_results *r)
@@ -398,6 +406,9 @@ static void run_row(struct run *r, struct problem *pb, size_t b, size_t di)
 
     row->device = dev;
     row->backend = be;
+    row->untuned = opt->untuned && opt->untuned[b];
+    snprintf(row->backend_name, sizeof(row->backend_name), "%s%s", be->name,
+             row->untuned ? "-untuned" : "");
     row->precision = pb->precision;
     row->shape = pb->shape;
     row->order = ((pb->pi * opt->n_shapes + pb->si) * opt->n_backends + b) *
@@ -431,8 +442,8 @@ static void run_row(struct run *r, struct problem *pb, size_t b, size_t di)
     measure(row, opt, env, pb->data, pb->ref, pb->c);
 }
 
-/* Every row of one problem whose backends belong to this phase. */
-static void run_problem(struct run *r, int phase, size_t pi, size_t si)
+/* Every row of one problem. */
+static void run_problem(struct run *r, size_t pi, size_t si)
 {
     const struct clb_gemm_options *opt = r->opt;
     struct problem pb;
@@ -440,8 +451,6 @@ static void run_problem(struct run *r, int phase, size_t pi, size_t si)
     problem_init(&pb, opt, pi, si);
     for (size_t b = 0; b < opt->n_backends; b++) {
         const struct clb_gemm_backend *be = opt->backends[b];
-        if (be->runs_first != (phase == 0))
-            continue;
         for (size_t di = 0; di < (be->on_device ? r->n_devices : 1) && !clb_interrupted(); di++)
             run_row(r, &pb, b, di);
     }
@@ -460,17 +469,10 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
         clb_error_set(e, "out of host memory");
         return -1;
     }
-    /*
-     * Problem by problem, so inputs and reference are made once per problem;
-     * in two phases, because CLBlast's parameter overrides are process-wide:
-     * backends that must run first (clblast-untuned) finish every problem
-     * before any other starts. Rows are put back in problem order afterwards.
-     */
-    for (int phase = 0; phase < 2; phase++)
-        for (size_t pi = 0; pi < opt->n_precisions; pi++)
-            for (size_t si = 0; si < opt->n_shapes; si++)
-                run_problem(&r, phase, pi, si);
-    qsort(out->rows, out->n_rows, sizeof(*out->rows), cmp_order);
+    /* Problem by problem, so inputs and reference are made once per problem. */
+    for (size_t pi = 0; pi < opt->n_precisions; pi++)
+        for (size_t si = 0; si < opt->n_shapes; si++)
+            run_problem(&r, pi, si);
     run_finish(&r);
     out->interrupted = clb_interrupted();
     compute_speedups(out);

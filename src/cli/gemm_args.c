@@ -143,10 +143,24 @@ int clb_opt_precisions(const char *arg, void *field, struct clb_error *e)
     return 0;
 }
 
+/* Adds (be, untuned) to l unless it is there already. */
+static void add_backend(struct clb_backend_list *l, const struct clb_gemm_backend *be,
+                        bool untuned)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i] == be && l->untuned[i] == untuned)
+            return;
+    if (l->n < sizeof(l->v) / sizeof(l->v[0])) {
+        l->untuned[l->n] = untuned;
+        l->v[l->n++] = be;
+    }
+}
+
 int clb_opt_backends(const char *arg, void *field, struct clb_error *e)
 {
+    static const char suffix[] = "-untuned";
     struct clb_backend_list *l = field;
-    char item[32];
+    char item[48];
 
     l->n = 0;
     if (!*arg || arg[strlen(arg) - 1] == ',') {
@@ -156,27 +170,33 @@ int clb_opt_backends(const char *arg, void *field, struct clb_error *e)
     for (const char *s = arg; *s;) {
         if (next_item(&s, item, sizeof(item), e))
             return -1;
-        bool all = strcmp(item, "all") == 0, found = false;
-        for (size_t b = 0; clb_gemm_backends[b]; b++) {
-            if (all ? clb_gemm_backends[b]->explicit_only
-                    : strcmp(item, clb_gemm_backends[b]->name) != 0)
-                continue;
-            found = true;
-            bool dup = false;
-            for (size_t i = 0; i < l->n; i++)
-                dup |= l->v[i] == clb_gemm_backends[b];
-            if (!dup && l->n < sizeof(l->v) / sizeof(l->v[0]))
-                l->v[l->n++] = clb_gemm_backends[b];
+        if (strcmp(item, "all") == 0) {
+            for (size_t b = 0; clb_gemm_backends[b]; b++)
+                add_backend(l, clb_gemm_backends[b], false);
+            continue;
         }
-        if (!found) {
-            char names[128] = "";
-            for (size_t b = 0; clb_gemm_backends[b]; b++) {
-                strncat(names, clb_gemm_backends[b]->name, sizeof(names) - strlen(names) - 1);
-                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-            }
-            clb_error_set(e, "unknown backend '%s', expected %sor all", item, names);
+        const size_t len = strlen(item), sl = sizeof(suffix) - 1;
+        const bool untuned = len > sl && strcmp(item + len - sl, suffix) == 0;
+        if (untuned)
+            item[len - sl] = '\0';
+        const struct clb_gemm_backend *be = clb_gemm_backend_find(item);
+        if (be && untuned && !be->tuning) {
+            clb_error_set(e, "backend '%s' has no tuning: there is no '%s%s'", item, item,
+                          suffix);
             return -1;
         }
+        if (!be) {
+            char names[256] = "";
+            for (size_t b = 0; clb_gemm_backends[b]; b++) {
+                strncat(names, clb_gemm_backends[b]->name, sizeof(names) - strlen(names) - 1);
+                strncat(names, clb_gemm_backends[b]->tuning ? " (or -untuned), " : ", ",
+                        sizeof(names) - strlen(names) - 1);
+            }
+            clb_error_set(e, "unknown backend '%s%s', expected %sor all", item,
+                          untuned ? suffix : "", names);
+            return -1;
+        }
+        add_backend(l, be, untuned);
     }
     return 0;
 }

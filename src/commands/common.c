@@ -25,6 +25,11 @@ struct clb_run_record *clb_run_record_capture(const struct clb_gemm_backend *con
     clb_icd_loader_info(loader->library, sizeof(loader->library), loader->version,
                         sizeof(loader->version));
     for (size_t b = 0; b < n_backends && r->n_libs < CLB_RECORD_MAX_LIBS; b++) {
+        bool seen = false; /* a backend may run tuned and untuned: one library */
+        for (size_t i = 0; i < b; i++)
+            seen |= backends[i] == backends[b];
+        if (seen)
+            continue;
         struct clb_library_info *lib = &r->libs[r->n_libs++];
         snprintf(lib->id, sizeof(lib->id), "%s", backends[b]->name);
         backends[b]->info(lib);

@@ -74,8 +74,8 @@ static const struct clb_option gemm_options[] = {
     { "beta", 0, "X", "beta in C = alpha*A*B + beta*C (default: 0)", clb_opt_scalar,
       offsetof(struct gemm_config, beta) },
     { "untuned", 0, NULL,
-      "Also run CLBlast with its built-in parameters (clblast-untuned) next to the tuned ones "
-      "stored by 'clbench tune'", NULL, offsetof(struct gemm_config, untuned) },
+      "Also run every tunable backend with its built-in parameters (clblast-untuned, "
+      "clbench-untuned) next to its rows with the parameters stored by 'clbench tune'", NULL, offsetof(struct gemm_config, untuned) },
     { "no-peak", 0, NULL,
       "Do not measure the host CPU's and each device's peak first (the % PEAK columns stay "
       "empty)", NULL,
@@ -137,20 +137,23 @@ static int validate(struct gemm_config *cfg)
     if (!cfg->backends.n)
         clb_opt_backends("all", &cfg->backends, &e);
     if (cfg->untuned) {
-        const struct clb_gemm_backend *u = clb_gemm_backend_find("clblast-untuned");
-        bool present = false;
-        for (size_t i = 0; i < cfg->backends.n; i++)
-            present |= cfg->backends.v[i] == u;
-        /* Listed just before clblast, so the two rows sit side by side. */
-        if (!present && cfg->backends.n < sizeof(cfg->backends.v) / sizeof(cfg->backends.v[0])) {
-            size_t at = 0;
-            while (at < cfg->backends.n && strcmp(cfg->backends.v[at]->name, "clblast"))
-                at++;
-            memmove(&cfg->backends.v[at + 1], &cfg->backends.v[at],
-                    (cfg->backends.n - at) * sizeof(cfg->backends.v[0]));
-            cfg->backends.v[at] = u;
-            cfg->backends.n++;
+        /* Each tunable backend's untuned rows just before its tuned ones, side by side. */
+        struct clb_backend_list l = { 0 };
+        for (size_t i = 0; i < cfg->backends.n; i++) {
+            const struct clb_gemm_backend *be = cfg->backends.v[i];
+            bool have = false;
+            for (size_t j = 0; j < cfg->backends.n; j++)
+                have |= cfg->backends.v[j] == be && cfg->backends.untuned[j];
+            if (be->tuning && !cfg->backends.untuned[i] && !have && l.n < 7) {
+                l.v[l.n] = be;
+                l.untuned[l.n++] = true;
+            }
+            if (l.n < 8) {
+                l.v[l.n] = be;
+                l.untuned[l.n++] = cfg->backends.untuned[i];
+            }
         }
+        cfg->backends = l;
     }
     if (cfg->output) {
         char *copy = strdup(cfg->output);
@@ -213,9 +216,10 @@ static void measure_limits(const struct gemm_config *cfg, const struct clb_selec
 
 /* The tuning cache behind the runner's stored parameters. */
 static bool stored_params(const struct clb_device *dev, const char *kernel, enum clb_precision p,
-                          struct clb_tune_params *out)
+                          struct clb_gemm_shape shape, struct clb_tune_params *out,
+                          struct clb_tune_match *match)
 {
-    return clb_tuning_lookup(dev, kernel, clb_precision_name(p), out, NULL);
+    return clb_tuning_lookup(dev, kernel, clb_precision_name(p), shape, out, match);
 }
 
 static int gemm_main(struct gemm_config *cfg, bool show_devices)
@@ -245,6 +249,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         .precisions = cfg->precisions.v,
         .n_precisions = cfg->precisions.n,
         .backends = cfg->backends.v,
+        .untuned = cfg->backends.untuned,
         .n_backends = cfg->backends.n,
         .runs = cfg->runs,
         .warmup = cfg->warmup,

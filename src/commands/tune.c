@@ -1,3 +1,4 @@
+#include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,21 +9,39 @@
 #include "clbench/tune/search.h"
 #include "clbench/util/interrupt.h"
 #include "clbench/util/parse.h"
+#include "clbench/util/timer.h"
 #include "common.h"
+
+#define TUNE_DEFAULT_SIZES "512,1024,2048"
 
 struct tune_config {
     struct clb_common common;
     double budget_s;
-    uint64_t size;
+    struct clb_shape_list sizes;
     struct clb_precision_list precision;
     const struct clb_gemm_backend *only;
     unsigned runs;
     bool dry_run;
 };
 
-static int opt_size(const char *arg, void *field, struct clb_error *e)
+/* Square sizes from 16 to 16384, at most 16 of them. */
+static int opt_sizes(const char *arg, void *field, struct clb_error *e)
 {
-    return clb_parse_u64(arg, 16, 16384, field, e);
+    struct clb_shape_list *l = field;
+
+    if (clb_opt_sizes(arg, l, e))
+        return -1;
+    if (l->n > 16) {
+        clb_error_set(e, "at most 16 sizes, got %zu", l->n);
+        return -1;
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->v[i].m < 16 || l->v[i].m > 16384) {
+            clb_error_set(e, "size %" PRIu64 " is outside 16..16384", l->v[i].m);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* "clblast or clbench": the backends with a tuning part, from the registry. */
@@ -65,12 +84,15 @@ static char only_help[512];
 static const struct clb_option tune_options[] = {
     CLB_COMMON_OPTIONS(struct tune_config),
     { "budget", 0, "SECONDS",
-      "Time for the search on each device, e.g. 60s (default: 60); each backend's first "
-      "candidate (its built-in choice) always runs to completion", clb_opt_seconds,
+      "Time for each device, e.g. 120s (default: 60), spread over the precisions and sizes: "
+      "each gets what is left divided by those still to come; each backend's first candidate "
+      "(its built-in choice) always runs to completion", clb_opt_seconds,
       offsetof(struct tune_config, budget_s) },
-    { "size", 'n', "N", "Tune on an N x N x N problem (default: 1024)", opt_size,
-      offsetof(struct tune_config, size) },
-    { "precision", 'p', "PREC", "fp32 or fp64 (default: fp32)", clb_opt_precisions,
+    { "size", 'n', "LIST",
+      "Sizes to tune, N x N x N each, a list or range as gemm -n takes (default: "
+      TUNE_DEFAULT_SIZES ", the sizes gemm and run measure by default); a run applies the "
+      "entry of the nearest size within 2x", opt_sizes, offsetof(struct tune_config, sizes) },
+    { "precision", 'p', "LIST", "fp32, fp64 or both (default: fp32)", clb_opt_precisions,
       offsetof(struct tune_config, precision) },
     { "only", 0, "WHAT", only_help, opt_only, offsetof(struct tune_config, only) },
     { "runs", 0, "N", "Timed calls per candidate (default: 3)", clb_opt_positive,
@@ -88,59 +110,97 @@ static void tune_defaults(void *config)
     tunable_names(names, sizeof(names), true);
     snprintf(only_help, sizeof(only_help), "Tune only %s", names);
     c->budget_s = 60.0;
-    c->size = 1024;
     c->runs = 3;
+}
+
+/* A (precision, size) not searched, and why: a line of the table or an object of the JSON. */
+static void skipped(const struct tune_config *cfg, json_t *all, const struct clb_device *dev,
+                    enum clb_precision p, uint64_t n, const char *why)
+{
+    if (cfg->common.format == CLB_FORMAT_TABLE)
+        printf("%s, %s, %" PRIu64 " x %" PRIu64 " x %" PRIu64 ": skipped: %s\n\n",
+               clb_device_str(dev, CLB_PROP_NAME), clb_precision_name(p), n, n, n, why);
+    else
+        json_array_append_new(all, json_pack("{s:s, s:s, s:I, s:s}", "device",
+                                             clb_device_str(dev, CLB_PROP_NAME), "precision",
+                                             clb_precision_name(p), "size", (json_int_t)n,
+                                             "skipped", why));
+}
+
+/* One device: every (precision, size) in turn, each with its share of what is left. */
+static int tune_device(const struct tune_config *cfg, const struct clb_device *dev,
+                       const char *path, json_t *all)
+{
+    const size_t n_pairs = cfg->precision.n * cfg->sizes.n;
+    const double t0 = clb_now_s();
+    size_t done = 0;
+    int rc = CLB_EXIT_OK;
+
+    for (size_t pi = 0; pi < cfg->precision.n; pi++) {
+        for (size_t si = 0; si < cfg->sizes.n; si++, done++) {
+            const enum clb_precision p = cfg->precision.v[pi];
+            const uint64_t n = cfg->sizes.v[si].m;
+            const double left = cfg->budget_s - (clb_now_s() - t0);
+            if (clb_interrupted())
+                return rc;
+            if (p == CLB_FP64 && !clb_device_bool(dev, CLB_PROP_FP64)) {
+                skipped(cfg, all, dev, p, n, "the device has no fp64");
+                continue;
+            }
+            if (left <= 0) {
+                skipped(cfg, all, dev, p, n, "the budget was spent before it");
+                continue;
+            }
+            struct clb_tune_result r;
+            struct clb_error e = { "" };
+            struct clb_tune_options opt = {
+                .budget_s = left / (double)(n_pairs - done), .size = n, .precision = p,
+                .backends = clb_gemm_backends, .only = cfg->only, .runs = cfg->runs,
+                .store = !cfg->dry_run, .progress = isatty(STDERR_FILENO),
+            };
+            if (clb_tune_device(dev, &opt, &r, &e)) {
+                clb_report_error(&e);
+                rc = CLB_EXIT_FAILURE;
+                continue;
+            }
+            if (cfg->common.format == CLB_FORMAT_TABLE)
+                clb_tune_write_table(stdout, &r, path);
+            else
+                json_array_append_new(all, clb_tune_result_json(&r));
+            clb_tune_result_finish(&r);
+        }
+    }
+    return rc;
 }
 
 static int tune_run(void *config, int n_operands, char **operands)
 {
     struct tune_config *cfg = config;
     struct clb_selection sel;
+    struct clb_error e;
     char path[4096] = "(none)";
     int rc;
-    json_t *all = json_array();
 
     (void)n_operands;
     (void)operands;
-    if (!cfg->precision.n) {
-        cfg->precision.n = 1;
-        cfg->precision.v[0] = CLB_FP32;
-    }
-    if (cfg->precision.n != 1 || cfg->precision.v[0] == CLB_FP16) {
-        fprintf(stderr, "clbench tune: option --precision: tune one of fp32 or fp64\n");
-        json_decref(all);
-        return CLB_EXIT_USAGE;
+    if (!cfg->precision.n)
+        clb_opt_precisions("fp32", &cfg->precision, &e);
+    if (!cfg->sizes.n)
+        opt_sizes(TUNE_DEFAULT_SIZES, &cfg->sizes, &e);
+    for (size_t i = 0; i < cfg->precision.n; i++) {
+        if (cfg->precision.v[i] == CLB_FP16) {
+            fprintf(stderr, "clbench tune: option --precision: tune fp32 or fp64\n");
+            return CLB_EXIT_USAGE;
+        }
     }
     clb_tuning_path(path, sizeof(path));
-    if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK) {
-        json_decref(all);
+    if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
         return rc;
-    }
+    json_t *all = json_array();
     clb_interrupt_install();
-    for (size_t i = 0; i < sel.n_devices && !clb_interrupted(); i++) {
-        struct clb_tune_result r;
-        struct clb_error e = { "" };
-        struct clb_tune_options opt = {
-            .budget_s = cfg->budget_s, .size = cfg->size, .precision = cfg->precision.v[0],
-            .backends = clb_gemm_backends, .only = cfg->only, .runs = cfg->runs,
-            .store = !cfg->dry_run, .progress = isatty(STDERR_FILENO),
-        };
-        if (opt.precision == CLB_FP64 && !clb_device_bool(sel.devices[i], CLB_PROP_FP64)) {
-            fprintf(stderr, "clbench: %s has no fp64: not tuned\n",
-                    clb_device_str(sel.devices[i], CLB_PROP_NAME));
-            continue;
-        }
-        if (clb_tune_device(sel.devices[i], &opt, &r, &e)) {
-            clb_report_error(&e);
+    for (size_t i = 0; i < sel.n_devices && !clb_interrupted(); i++)
+        if (tune_device(cfg, sel.devices[i], path, all) != CLB_EXIT_OK)
             rc = CLB_EXIT_FAILURE;
-            continue;
-        }
-        if (cfg->common.format == CLB_FORMAT_TABLE)
-            clb_tune_write_table(stdout, &r, cfg->precision.v[0], cfg->size, path);
-        else
-            json_array_append_new(all, clb_tune_result_json(&r));
-        clb_tune_result_finish(&r);
-    }
     if (cfg->common.format != CLB_FORMAT_TABLE)
         clb_tune_write_json(stdout, path, all);
     else
@@ -158,8 +218,8 @@ static int tune_run(void *config, int n_operands, char **operands)
 
 const struct clb_command clb_cmd_tune = {
     .name = "tune",
-    .summary = "Search CLBlast's and clbench's GEMM kernel parameters per device within a time "
-               "budget; later runs apply the best.",
+    .summary = "Search CLBlast's and clbench's GEMM kernel parameters per device, precision "
+               "and size within a time budget; later runs apply the best near their size.",
     .usage = "",
     .options = tune_options,
     .config_size = sizeof(struct tune_config),

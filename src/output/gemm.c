@@ -61,6 +61,22 @@ static bool percent(double gflops, double peak, char *buf, size_t len)
     return gflops > peak;
 }
 
+/* Why stored tuning was not applied, once per backend, precision and note. */
+static void write_tuning_notes(FILE *out, const struct clb_gemm_results *res)
+{
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_gemm_row *row = &res->rows[i];
+        bool seen = !row->tuning_note[0];
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = res->rows[j].backend == row->backend &&
+                   res->rows[j].precision == row->precision &&
+                   !strcmp(res->rows[j].tuning_note, row->tuning_note);
+        if (!seen)
+            fprintf(out, "tuning: %s %s: %s\n", row->backend_name,
+                    clb_precision_name(row->precision), row->tuning_note);
+    }
+}
+
 static int write_table(FILE *out, const struct clb_gemm_report *r)
 {
     const struct clb_gemm_results *res = r->results;
@@ -123,9 +139,12 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
             else
                 snprintf(e2e_gf, sizeof(e2e_gf), "unverified");
         }
-        char backend[48];
-        snprintf(backend, sizeof(backend), "%s%s", row->backend->name,
-                 row->tuned ? " (tuned)" : "");
+        char backend[80];
+        if (row->tuned)
+            snprintf(backend, sizeof(backend), "%s (tuned @%" PRIu64 ")", row->backend_name,
+                     row->tuned_at);
+        else
+            snprintf(backend, sizeof(backend), "%s", row->backend_name);
         const char *cells[] = { dev,      backend, clb_precision_name(row->precision),
                                 shape,    first,   med, gf, pct_dev, pct_host, spread, speed,
                                 bars,     check,   e2e_t, e2e_gf };
@@ -151,6 +170,7 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
         fprintf(out, "! spread (coefficient of variation of the timed calls) above %.0f%%: "
                      "the machine was busy or the clock ramped; rerun with --min-time\n",
                 NOISY_CV * 100.0);
+    write_tuning_notes(out, res);
     return 0;
 }
 
@@ -189,16 +209,16 @@ static void write_summary(FILE *out, const struct clb_gemm_report *r)
         clb_device_label(best->device, dev, sizeof(dev));
         clb_format_flops(best->gflops, gf, sizeof(gf));
         fprintf(out, "fastest %s at %s: %s (%s), %s", clb_precision_name(p), shape, dev,
-                best->backend->name, gf);
+                best->backend_name, gf);
         if (base && best != base) {
             clb_format_flops(base->gflops, bgf, sizeof(bgf));
             fprintf(out, ", %.1fx the CPU baseline (%s %s)\n", best->speedup,
-                    base->backend->name, bgf);
+                    base->backend_name, bgf);
         } else if (base && best_dev) {
             clb_device_label(best_dev->device, dev, sizeof(dev));
             clb_format_flops(best_dev->gflops, gf, sizeof(gf));
             fprintf(out, " (the CPU baseline); best OpenCL device: %s (%s), %s, %.2fx the "
-                         "baseline\n", dev, best_dev->backend->name, gf, best_dev->speedup);
+                         "baseline\n", dev, best_dev->backend_name, gf, best_dev->speedup);
         } else {
             fputc('\n', out);
         }
@@ -207,14 +227,14 @@ static void write_summary(FILE *out, const struct clb_gemm_report *r)
         if (dev_row && dev_row->device_peak_gflops > 0) {
             clb_format_flops(dev_row->device_peak_gflops, peak, sizeof(peak));
             fprintf(out, "%s %s on %s reached %.0f%% of this device's measured peak (%s)\n",
-                    dev_row->backend->name, clb_precision_name(p),
+                    dev_row->backend_name, clb_precision_name(p),
                     clb_device_str(dev_row->device, CLB_PROP_NAME),
                     100.0 * dev_row->gflops / dev_row->device_peak_gflops, peak);
         }
         if (base && base->host_peak_gflops > 0) {
             clb_format_flops(base->host_peak_gflops, peak, sizeof(peak));
             fprintf(out, "%s %s reached %.0f%% of the host CPU's own FMA peak (%s)\n",
-                    base->backend->name, clb_precision_name(p),
+                    base->backend_name, clb_precision_name(p),
                     100.0 * base->gflops / base->host_peak_gflops, peak);
         }
     }
@@ -272,8 +292,13 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     json_object_set_new(o, "metric", json_string("gflops"));
     json_object_set_new(o, "device", json_string(id));
     json_object_set_new(o, "device_name", json_string(row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU"));
-    json_object_set_new(o, "backend", json_string(row->backend->name));
+    json_object_set_new(o, "backend", json_string(row->backend_name));
     json_object_set_new(o, "tuned", json_boolean(row->tuned));
+    json_object_set_new(o, "tuned_at", row->tuned ? json_integer((json_int_t)row->tuned_at)
+                                                   : json_null());
+    json_object_set_new(o, "tuning_note",
+                        row->tuning_note[0] ? json_string(row->tuning_note) : json_null());
+    json_object_set_new(o, "kernel", row->kernel[0] ? json_string(row->kernel) : json_null());
     json_object_set_new(o, "baseline", json_boolean(row->backend == res->baseline));
     json_object_set_new(o, "config", config_json(row, opt, rec));
     json_object_set_new(o, "precision", json_string(clb_precision_name(row->precision)));
@@ -391,7 +416,7 @@ static int write_csv(FILE *out, const struct clb_gemm_report *r)
         else
             fputs("host,", out);
         clb_csv_field(out, row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU");
-        fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,", row->backend->name,
+        fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,", row->backend_name,
                 clb_precision_name(row->precision), row->shape.m, row->shape.n, row->shape.k,
                 clb_row_status_name(row->status));
         if (row->first_call_s > 0)

@@ -20,8 +20,7 @@ static void params_text(const struct clb_tune_params *p, char *buf, size_t len)
                                  p->value[i]);
 }
 
-int clb_tune_write_table(FILE *out, const struct clb_tune_result *r, enum clb_precision precision,
-                         uint64_t size, const char *path)
+int clb_tune_write_table(FILE *out, const struct clb_tune_result *r, const char *path)
 {
     static const char *const head[] = { "KERNEL", "PARAMETERS", "GFLOP/S", "TIME", "RESULT" };
     struct clb_table *t = clb_table_create(head, 5);
@@ -50,30 +49,35 @@ int clb_tune_write_table(FILE *out, const struct clb_tune_result *r, enum clb_pr
     }
     fprintf(out, "%u:%u %s, %s, %llu x %llu x %llu:\n", r->device->platform_index,
             r->device->device_index, clb_device_str(r->device, CLB_PROP_NAME),
-            clb_precision_name(precision), (unsigned long long)size, (unsigned long long)size,
-            (unsigned long long)size);
+            clb_precision_name(r->precision), (unsigned long long)r->size,
+            (unsigned long long)r->size, (unsigned long long)r->size);
     clb_table_print(t, out);
     clb_table_destroy(t);
     bool stored = false;
     for (size_t b = 0; b < r->n_outcomes; b++) {
         const struct clb_tune_outcome *o = &r->outcomes[b];
         stored |= o->stored;
-        if (o->best == SIZE_MAX && o->default_gflops == 0)
+        if (o->n_trials == 0 && !o->note[0])
             continue;
-        fprintf(out, "%s: default %.2f GFLOP/s", o->backend->tuning->label, o->default_gflops);
-        if (o->best != SIZE_MAX && o->default_gflops > 0)
+        fprintf(out, "%s:", o->backend->tuning->label);
+        if (o->default_gflops > 0)
+            fprintf(out, " built-in %.2f GFLOP/s", o->default_gflops);
+        if (o->best != SIZE_MAX && o->default_gflops > 0 && o->best_gflops > o->default_gflops)
             fprintf(out, ", best %.2f GFLOP/s (%.2fx)", o->best_gflops,
                     o->best_gflops / o->default_gflops);
-        fprintf(out, "%s\n", o->stored ? "; stored"
-                             : o->best != SIZE_MAX &&
-                                       o->best_gflops <= o->default_gflops * CLB_TUNE_MIN_GAIN
-                                 ? "; the default stays (nothing 3% better found)"
-                                 : "");
+        if (o->confirm_best_gflops > 0 || o->confirm_default_gflops > 0)
+            fprintf(out, ", measured again %.2f vs %.2f", o->confirm_best_gflops,
+                    o->confirm_default_gflops);
+        fprintf(out, "%s%s%s\n",
+                !o->stored ? "" : o->builtin_won ? "; stored: the built-in choice, at this size"
+                                                 : "; stored",
+                o->note[0] ? "; " : "", o->note);
     }
     if (stored)
         fprintf(out, "tuning cache: %s\n", path);
     if (r->interrupted)
         fprintf(out, "interrupted: the best found so far was kept\n");
+    fputc('\n', out);
     return 0;
 }
 
@@ -91,29 +95,28 @@ json_t *clb_tune_result_json(const struct clb_tune_result *r)
                                                 t->status == CLB_ROW_OK ? NULL : t->reason,
                                                 "gflops", t->gflops, "seconds", t->seconds));
     }
-    json_t *o = json_pack("{s:s, s:o}", "device", clb_device_str(r->device, CLB_PROP_NAME),
-                          "trials", trials);
-    char key[96];
-    /* "clblast_default_gflops", "clblast_best_gflops", ..., then "clblast_stored", ... */
-    for (size_t b = 0; o && b < r->n_outcomes; b++) {
+    json_t *outcomes = json_array();
+    for (size_t b = 0; b < r->n_outcomes; b++) {
         const struct clb_tune_outcome *oc = &r->outcomes[b];
-        snprintf(key, sizeof(key), "%s_default_gflops", oc->backend->name);
-        json_object_set_new(o, key, json_real(oc->default_gflops));
-        snprintf(key, sizeof(key), "%s_best_gflops", oc->backend->name);
-        json_object_set_new(o, key, json_real(oc->best_gflops));
+        json_array_append_new(
+            outcomes, json_pack("{s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:b, s:b, s:s?, s:f}",
+                                "backend", oc->backend->name, "kernel", oc->backend->tuning->kernel,
+                                "trials", (json_int_t)oc->n_trials, "default_gflops",
+                                oc->default_gflops, "best_gflops", oc->best_gflops,
+                                "confirm_best_gflops", oc->confirm_best_gflops,
+                                "confirm_default_gflops", oc->confirm_default_gflops, "builtin_won",
+                                oc->builtin_won, "stored", oc->stored, "note", oc->note[0] ? oc->note : NULL, "seconds",
+                                oc->seconds));
     }
-    for (size_t b = 0; o && b < r->n_outcomes; b++) {
-        snprintf(key, sizeof(key), "%s_stored", r->outcomes[b].backend->name);
-        json_object_set_new(o, key, json_boolean(r->outcomes[b].stored));
-    }
-    if (o)
-        json_object_set_new(o, "interrupted", json_boolean(r->interrupted));
-    return o;
+    return json_pack("{s:s, s:s, s:I, s:o, s:o, s:b}", "device",
+                     clb_device_str(r->device, CLB_PROP_NAME), "precision",
+                     clb_precision_name(r->precision), "size", (json_int_t)r->size, "trials",
+                     trials, "outcomes", outcomes, "interrupted", r->interrupted);
 }
 
-int clb_tune_write_json(FILE *out, const char *path, json_t *devices)
+int clb_tune_write_json(FILE *out, const char *path, json_t *searches)
 {
-    json_t *root = json_pack("{s:s, s:o}", "tuning_cache", path, "devices", devices);
+    json_t *root = json_pack("{s:s, s:o}", "tuning_cache", path, "searches", searches);
     int rc = root && json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? 0 : -1;
 
     fputc('\n', out);

@@ -2,7 +2,9 @@
 #include "clbench/util/file.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,9 @@
 
 #include "config.h"
 
-#define TUNING_SCHEMA "clbench-tuning/1"
+#define TUNING_SCHEMA "clbench-tuning/2"
+/* Entries without a size class: read as stale, replaced by the first store. */
+#define OLD_SCHEMA "clbench-tuning/1"
 
 /* Entries are kept per CLBlast version; a build without it has "not built", as its record says. */
 #if HAVE_CLBLAST
@@ -51,13 +55,28 @@ static void warn_once(const char *msg)
     fprintf(stderr, "clbench: warning: %s\n", msg);
 }
 
-/* root if it is a tuning cache, else NULL with a warning (root is released). */
-static json_t *validated(json_t *root, const char *path)
+/*
+ * root if it is a tuning cache, else NULL with a warning (root is released);
+ * *old (may be NULL) is set when it is one of the previous format.
+ */
+static json_t *validated(json_t *root, const char *path, bool *old)
 {
     json_t *entries = json_object_get(root, "entries");
     json_t *schema = json_object_get(root, "schema");
     char msg[8192];
 
+    if (old)
+        *old = false;
+    if (root && json_is_string(schema) && !strcmp(json_string_value(schema), OLD_SCHEMA)) {
+        snprintf(msg, sizeof(msg), "ignoring the tuning cache %s: its entries (%s) have no size "
+                                   "class; run clbench tune again",
+                 path, OLD_SCHEMA);
+        warn_once(msg);
+        if (old)
+            *old = true;
+        json_decref(root);
+        return NULL;
+    }
     if (!root || !json_is_string(schema) || strcmp(json_string_value(schema), TUNING_SCHEMA) ||
         !json_is_array(entries)) {
         snprintf(msg, sizeof(msg), "ignoring the tuning cache %s: not a %s file", path,
@@ -69,18 +88,20 @@ static json_t *validated(json_t *root, const char *path)
     return root;
 }
 
-/* The whole file, or NULL (missing: silently; unreadable or malformed: with a warning). */
-static json_t *load(const char *path)
+/* The whole file, or NULL (missing: silently; unreadable, malformed or old: with a warning). */
+static json_t *load(const char *path, bool *old)
 {
     json_error_t je;
     struct stat st;
 
+    if (old)
+        *old = false;
     if (stat(path, &st) != 0)
         return NULL;
     return validated(S_ISREG(st.st_mode) && st.st_size < (64 << 20)
                          ? json_load_file(path, JSON_REJECT_DUPLICATES, &je)
                          : NULL,
-                     path);
+                     path, old);
 }
 
 static const char *str(json_t *o, const char *key)
@@ -96,8 +117,8 @@ static bool parse_params(json_t *o, struct clb_tune_params *out)
     struct clb_tune_params p;
 
     memset(&p, 0, sizeof(p));
-    if (!json_is_object(o) || json_object_size(o) == 0 ||
-        json_object_size(o) > CLB_TUNE_MAX_PARAMS)
+    /* An empty object is an entry too: tuning found the built-in choice best there. */
+    if (!json_is_object(o) || json_object_size(o) > CLB_TUNE_MAX_PARAMS)
         return false;
     json_object_foreach(o, key, v) {
         if (!json_is_integer(v) || json_integer_value(v) < 0 ||
@@ -109,17 +130,28 @@ static bool parse_params(json_t *o, struct clb_tune_params *out)
     return true;
 }
 
+/* The problem's size: the geometric mean of its dimensions. */
+static double shape_size(struct clb_gemm_shape s)
+{
+    return cbrt((double)s.m * (double)s.n * (double)s.k);
+}
+
 static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
-                   const char *kernel, const char *precision, struct clb_tune_params *out,
-                   double *gflops)
+                   const char *kernel, const char *precision, struct clb_gemm_shape shape,
+                   struct clb_tune_params *out, struct clb_tune_match *match)
 {
     char msg[8192];
     const char *name = clb_device_str(dev, CLB_PROP_NAME);
     const char *driver = clb_device_str(dev, CLB_PROP_DRIVER_VERSION);
-    bool found = false, other_devices = false;
+    const double want = shape_size(shape);
+    bool other_devices = false;
+    double best_dist = INFINITY;
+    json_t *best = NULL;
+    uint64_t nearest = 0;
     size_t i;
     json_t *e;
 
+    memset(match, 0, sizeof(*match));
     json_array_foreach(json_object_get(root, "entries"), i, e) {
         if (strcmp(str(e, "kernel"), kernel) || strcmp(str(e, "precision"), precision))
             continue;
@@ -136,46 +168,71 @@ static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
             warn_once(msg);
             continue;
         }
-        json_t *g = json_object_get(e, "gflops");
-        if (!parse_params(json_object_get(e, "params"), out) || !json_is_number(g)) {
+        struct clb_tune_params p;
+        json_t *g = json_object_get(e, "gflops"), *sz = json_object_get(e, "size");
+        if (!parse_params(json_object_get(e, "params"), &p) || !json_is_number(g) ||
+            !json_is_integer(sz) || json_integer_value(sz) < 1 ||
+            json_integer_value(sz) > 1 << 24) {
             snprintf(msg, sizeof(msg), "ignoring a malformed tuning entry for %s in %s", name,
                      path);
             warn_once(msg);
             continue;
         }
-        if (gflops)
-            *gflops = json_number_value(g);
-        found = true;
+        const double size = (double)json_integer_value(sz);
+        const double dist = fabs(log(size / want));
+        /* Nearest in ratio; of two as near, the larger. */
+        if (dist < best_dist - 1e-12 || (fabs(dist - best_dist) <= 1e-12 && size > nearest)) {
+            best_dist = dist;
+            best = e;
+            nearest = (uint64_t)size;
+            *out = p;
+        }
     }
-    if (!found && other_devices) {
+    if (best && best_dist <= log(CLB_TUNE_SIZE_REACH) + 1e-12 && out->n) {
+        match->size = nearest;
+        return true;
+    }
+    if (best && best_dist <= log(CLB_TUNE_SIZE_REACH) + 1e-12)
+        snprintf(match->note, sizeof(match->note),
+                 "tuned at size %" PRIu64 ": the built-in choice won there, so it runs", nearest);
+    else if (best)
+        snprintf(match->note, sizeof(match->note),
+                 "tuned at size %" PRIu64 " at nearest, more than %gx from %.0f: not applied "
+                 "(run clbench tune -n %.0f)",
+                 nearest, CLB_TUNE_SIZE_REACH, want, want);
+    else if (other_devices) {
         snprintf(msg, sizeof(msg), "the tuning cache %s has %s %s entries for other devices "
                                    "only (none for %s, driver %s): not applied",
                  path, kernel, precision, name, driver);
         warn_once(msg);
     }
-    return found;
+    memset(out, 0, sizeof(*out));
+    return false;
 }
 
 bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const char *precision,
-                       struct clb_tune_params *out, double *gflops)
+                       struct clb_gemm_shape shape, struct clb_tune_params *out,
+                       struct clb_tune_match *match)
 {
     char path[4096];
 
+    memset(match, 0, sizeof(*match));
     if (clb_tuning_path(path, sizeof(path)))
         return false;
-    json_t *root = load(path);
-    bool found = root && lookup(root, path, dev, kernel, precision, out, gflops);
+    json_t *root = load(path, NULL);
+    bool found = root && lookup(root, path, dev, kernel, precision, shape, out, match);
     json_decref(root);
     return found;
 }
 
 bool clb_tuning_lookup_text(const char *text, size_t len, const struct clb_device *dev,
                             const char *kernel, const char *precision,
-                            struct clb_tune_params *out)
+                            struct clb_gemm_shape shape, struct clb_tune_params *out,
+                            struct clb_tune_match *match)
 {
     json_error_t je;
-    json_t *root = validated(json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), "(text)");
-    bool found = root && lookup(root, "(text)", dev, kernel, precision, out, NULL);
+    json_t *root = validated(json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), "(text)", NULL);
+    bool found = root && lookup(root, "(text)", dev, kernel, precision, shape, out, match);
     json_decref(root);
     return found;
 }
@@ -201,16 +258,17 @@ static int make_parent(const char *path)
 }
 
 int clb_tuning_store(const struct clb_device *dev, const char *kernel, const char *precision,
-                     const struct clb_tune_params *p, double gflops, uint64_t size,
-                     struct clb_error *e)
+                     uint64_t size, const struct clb_tune_params *p, double gflops,
+                     double default_gflops, struct clb_error *e)
 {
     char path[4096], created[32];
     const char *name = clb_device_str(dev, CLB_PROP_NAME);
     const char *driver = clb_device_str(dev, CLB_PROP_DRIVER_VERSION);
     time_t now = time(NULL);
     struct tm tm;
+    bool old;
     size_t i;
-    json_t *old;
+    json_t *prev;
 
     e->msg[0] = '\0';
     if (clb_tuning_path(path, sizeof(path))) {
@@ -218,8 +276,8 @@ int clb_tuning_store(const struct clb_device *dev, const char *kernel, const cha
         return -1;
     }
     struct stat st;
-    json_t *root = load(path);
-    if (!root && stat(path, &st) == 0) {
+    json_t *root = load(path, &old);
+    if (!root && !old && stat(path, &st) == 0) {
         /* Never overwrite a file that could not be read: it may hold other devices' entries. */
         clb_error_set(e, "%s exists but is not a readable tuning cache: not overwritten", path);
         return -1;
@@ -232,21 +290,23 @@ int clb_tuning_store(const struct clb_device *dev, const char *kernel, const cha
         json_object_set_new(params, p->name[k], json_integer((json_int_t)p->value[k]));
     gmtime_r(&now, &tm);
     strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    json_t *entry = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:f, s:I, s:s}", "device",
-                              name, "driver", driver, "clblast", CLBLAST_VERSION,
+    json_t *entry = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:f, s:f, s:s}",
+                              "device", name, "driver", driver, "clblast", CLBLAST_VERSION,
                               "clbench", CLBENCH_VERSION, "kernel", kernel, "precision",
-                              precision, "params", params, "gflops", gflops, "size",
-                              (json_int_t)size, "created", created);
+                              precision, "size", (json_int_t)size, "params", params, "gflops",
+                              gflops, "default_gflops", default_gflops, "created", created);
     if (!entry || !entries) {
         json_decref(entry);
         json_decref(root);
         clb_error_set(e, "cannot build the tuning entry (a device string that is not UTF-8?)");
         return -1;
     }
-    /* Replace this device's entry for the kernel and precision, keep everything else. */
-    json_array_foreach(entries, i, old) {
-        if (!strcmp(str(old, "kernel"), kernel) && !strcmp(str(old, "precision"), precision) &&
-            !strcmp(str(old, "device"), name) && !strcmp(str(old, "driver"), driver)) {
+    /* Replace this device's entry for the kernel, precision and size; keep everything else. */
+    json_array_foreach(entries, i, prev) {
+        json_t *sz = json_object_get(prev, "size");
+        if (!strcmp(str(prev, "kernel"), kernel) && !strcmp(str(prev, "precision"), precision) &&
+            !strcmp(str(prev, "device"), name) && !strcmp(str(prev, "driver"), driver) &&
+            json_is_integer(sz) && (uint64_t)json_integer_value(sz) == size) {
             json_array_remove(entries, i);
             break;
         }

@@ -3,6 +3,7 @@
 #include "clbench/util/cpu.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -133,3 +134,41 @@ unsigned clb_cpu_count_available(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
 }
+
+/* One line of a sysfs file into buf; false when it cannot be read. */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    bool ok = f && fgets(buf, (int)len, f);
+
+    if (f)
+        fclose(f);
+    if (ok)
+        buf[strcspn(buf, "\n")] = '\0';
+    return ok;
+}
+
+unsigned long clb_cpu_cache_bytes(unsigned level)
+{
+    char path[128], buf[64];
+
+    for (unsigned i = 0; i < 16; i++) {
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%u/level", i);
+        if (!read_line(path, buf, sizeof(buf)))
+            break;
+        if (strtoul(buf, NULL, 10) != level)
+            continue;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%u/type", i);
+        if (!read_line(path, buf, sizeof(buf)) || !strcmp(buf, "Instruction"))
+            continue;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%u/size", i);
+        if (!read_line(path, buf, sizeof(buf)))
+            continue;
+        /* "32K", "2048K", "32M" */
+        char *end;
+        unsigned long v = strtoul(buf, &end, 10);
+        return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
+    }
+    return 0;
+}
+

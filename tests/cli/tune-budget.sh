@@ -1,6 +1,8 @@
 #!/bin/sh
-# `clbench tune` keeps to its budget (plus one candidate) and stores only a
-# verified configuration, with every stored value a valid one.
+# `clbench tune` keeps to its budget (plus one candidate per backend and
+# size), spreads it over the sizes asked for, and stores per size only a
+# verified, confirmed winner (or that the built-in choice won), with every
+# stored value a valid one.
 set -u
 clbench=$1
 . "$(dirname "$0")/../device/require.sh"
@@ -10,17 +12,36 @@ trap 'rm -rf "$tmp"' EXIT
 export CLBENCH_TUNING_FILE="$tmp/tuning.json"
 
 start=$(date +%s)
-"$clbench" tune -d 0:0 --only clbench --size 128 --budget 8s --runs 1 --format json >"$tmp/out" ||
+"$clbench" tune -d 0:0 --only clbench --size 64,128 --budget 8s --runs 1 --format json >"$tmp/out" ||
     { echo "FAIL: tune failed"; exit 1; }
 took=$(( $(date +%s) - start ))
 echo "tune took ${took}s"
 [ "$took" -le 40 ] || { echo "FAIL: an 8 s budget took ${took}s"; exit 1; }
-jq -e '.devices[0].trials | length >= 2 and all(.[]; .status == "ok" or .reason != null)' \
-    "$tmp/out" >/dev/null || { echo "FAIL: trials"; cat "$tmp/out"; exit 1; }
-if [ -f "$CLBENCH_TUNING_FILE" ]; then
-    best=$(jq '.devices[0].clbench_best_gflops' "$tmp/out")
-    jq -e --argjson b "$best" '.entries | length == 1 and .[0].gflops == $b and
-        (.[0].params | keys == ["KC", "LX", "LY", "TM", "TN"])' "$CLBENCH_TUNING_FILE" >/dev/null ||
-        { echo "FAIL: stored entry is not the verified best"; exit 1; }
-fi
+jq -e '[.searches[].size] == [64, 128] and all(.searches[]; .precision == "fp32" and
+    (.trials | length >= 2 and all(.[]; .status == "ok" or .reason != null)))' \
+    "$tmp/out" >/dev/null || { echo "FAIL: searches"; cat "$tmp/out"; exit 1; }
+# Each stored entry is its size's confirmed winner: the best's parameters with
+# the lower of its two figures at least 3% above the higher of the built-in
+# choice's, or no parameters when the built-in choice won after others ran.
+for size in 64 128; do
+    s=$(jq -c --argjson n "$size" '.searches[] | select(.size == $n) | .outcomes[] |
+        select(.backend == "clbench")' "$tmp/out")
+    entries=$(jq -c --argjson n "$size" '[.entries[]? | select(.size == $n)]' \
+        "$CLBENCH_TUNING_FILE" 2>/dev/null || echo '[]')
+    if [ "$(printf '%s' "$s" | jq '.stored and .builtin_won')" = true ]; then
+        jq -n -e --argjson e "$entries" --argjson s "$s" '$e | length == 1 and
+            (.[0] | .kernel == "clbench-gemm" and .params == {} and $s.trials >= 2)' >/dev/null ||
+            { echo "FAIL: built-in entry for $size"; echo "$entries"; exit 1; }
+    elif [ "$(printf '%s' "$s" | jq '.stored')" = true ]; then
+        jq -n -e --argjson e "$entries" --argjson s "$s" '$e | length == 1 and
+            (.[0] | .kernel == "clbench-gemm" and
+            (.params | keys == ["KC", "LX", "LY", "NV", "TM", "VARIANT", "VW"]) and
+            .gflops == ([$s.best_gflops, $s.confirm_best_gflops] | min) and
+            .default_gflops == ([$s.default_gflops, $s.confirm_default_gflops] | max) and
+            .gflops >= 1.03 * .default_gflops)' >/dev/null ||
+            { echo "FAIL: stored entry for $size is not the confirmed best"; echo "$entries"; exit 1; }
+    else
+        [ "$entries" = '[]' ] || { echo "FAIL: entry for $size not reported stored"; exit 1; }
+    fi
+done
 echo PASS

@@ -20,8 +20,8 @@
 static struct clb_inventory *inv;
 static struct clb_device **devs;
 
-/* Odd shapes everywhere; 1000x1x1000 a thin column; 40x256x1100 pads B (N % 256 == 0)
- * and, with K over clbench's chunk of 1024 on CPUs, splits K in two launches. */
+/* Odd shapes everywhere; 1000x1x1000 a thin column; 40x256x1100 has K over clbench's
+ * chunks on CPUs (several launches adding onto C). */
 static const struct clb_gemm_shape shapes[] = {
     { 1, 1, 1 }, { 17, 33, 9 }, { 65, 31, 129 }, { 100, 1, 100 }, { 3, 200, 5 },
     { 1000, 1, 1000 }, { 40, 256, 1100 },

@@ -1,7 +1,8 @@
 /*
  * The tuning cache: what is stored reads back for the same device and
- * versions only; a corrupt file, another CLBlast or clbench version, or
- * another device is never applied. And CLBlast's Xgemm constraints.
+ * versions only, and for problems near the size it was tuned at; a corrupt
+ * file, an old one, another CLBlast or clbench version, or another device is
+ * never applied. And CLBlast's Xgemm constraints.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,31 +58,114 @@ static void write_file(const char *text)
     fclose(f);
 }
 
+static const struct clb_gemm_shape N1024 = { 1024, 1024, 1024 };
+
+static bool found(const char *kernel, const char *prec, struct clb_gemm_shape shape,
+                  struct clb_tune_params *got, struct clb_tune_match *m)
+{
+    return clb_tuning_lookup(&dev, kernel, prec, shape, got, m);
+}
+
 static void store_then_lookup(void **state)
 {
     struct clb_tune_params p = { 0 }, got;
+    struct clb_tune_match m;
     struct clb_error e;
-    double gflops = 0;
 
     (void)state;
     unlink(path);
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", &got, NULL)); /* no file */
+    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* no file */
+    assert_string_equal(m.note, "");
     clb_tune_set(&p, "KWG", 32);
     clb_tune_set(&p, "VWM", 4);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", &p, 12.5, 2048, &e), 0);
-    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", &got, &gflops));
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 1024, &p, 12.5, 10.0, &e), 0);
+    assert_true(found("Xgemm", "fp32", N1024, &got, &m));
     assert_int_equal(clb_tune_get(&got, "KWG", 0), 32);
     assert_int_equal(clb_tune_get(&got, "VWM", 0), 4);
-    assert_true(gflops == 12.5);
+    assert_int_equal(m.size, 1024);
     /* Another precision or kernel is another entry. */
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp64", &got, NULL));
-    assert_false(clb_tuning_lookup(&dev, "clbench-gemm", "fp32", &got, NULL));
-    /* Storing again replaces the entry. */
+    assert_false(found("Xgemm", "fp64", N1024, &got, &m));
+    assert_false(found("clbench-gemm", "fp32", N1024, &got, &m));
+    /* Storing again at the same size replaces the entry; another size adds one. */
     clb_tune_set(&p, "KWG", 16);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", &p, 20.0, 2048, &e), 0);
-    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", &got, &gflops));
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 1024, &p, 20.0, 10.0, &e), 0);
+    clb_tune_set(&p, "KWG", 64);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 4096, &p, 30.0, 10.0, &e), 0);
+    assert_true(found("Xgemm", "fp32", N1024, &got, &m));
     assert_int_equal(clb_tune_get(&got, "KWG", 0), 16);
-    assert_true(gflops == 20.0);
+    FILE *f = fopen(path, "r");
+    char text[8192];
+    size_t n = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    assert_non_null(strstr(text, "\"default_gflops\": 10"));
+    assert_null(strstr(strstr(text, "\"size\": 1024") + 1, "\"size\": 1024")); /* replaced */
+}
+
+/* The nearest size class applies within a factor of 2, never beyond; the note says why. */
+static void size_classes(void **state)
+{
+    struct clb_tune_params p = { 0 }, got;
+    struct clb_tune_match m;
+    struct clb_error e;
+
+    (void)state;
+    unlink(path);
+    clb_tune_set(&p, "KWG", 1);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 256, &p, 2.0, 1.0, &e), 0);
+    clb_tune_set(&p, "KWG", 2);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 2048, &p, 2.0, 1.0, &e), 0);
+    static const struct {
+        struct clb_gemm_shape shape;
+        uint64_t size; /* 0: none applies */
+    } cases[] = {
+        { { 256, 256, 256 }, 256 },     { { 300, 300, 300 }, 256 },
+        { { 512, 512, 512 }, 256 },     { { 700, 700, 700 }, 0 },
+        { { 1024, 1024, 1024 }, 2048 }, { { 4096, 4096, 4096 }, 2048 },
+        { { 4200, 4200, 4200 }, 0 },    { { 100, 100, 100 }, 0 },
+        { { 4096, 2048, 1024 }, 2048 }, /* the geometric mean, 2048 */
+        { { 362, 362, 362 }, 256 },     { { 1500, 1500, 1500 }, 2048 },
+        { { 724, 724, 724 }, 0 },       /* halfway in ratio: 2.8x from either */
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const bool hit = found("Xgemm", "fp32", cases[i].shape, &got, &m);
+        assert_int_equal(hit, cases[i].size != 0);
+        assert_int_equal(m.size, cases[i].size);
+        if (hit) {
+            assert_int_equal(clb_tune_get(&got, "KWG", 0), cases[i].size == 256 ? 1 : 2);
+            assert_string_equal(m.note, "");
+        } else {
+            assert_int_equal(got.n, 0);
+            assert_non_null(strstr(m.note, "not applied"));
+        }
+    }
+}
+
+/* Where tuning found the built-in choice best, a nearby run keeps it, not a farther win. */
+static void builtin_won_is_kept(void **state)
+{
+    struct clb_tune_params p = { 0 }, none = { 0 }, got;
+    struct clb_tune_match m;
+    struct clb_error e;
+
+    (void)state;
+    unlink(path);
+    clb_tune_set(&p, "KWG", 2);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 2048, &p, 2.0, 1.0, &e), 0);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 1024, &none, 1.0, 1.0, &e), 0);
+    /* 1200 is within 2x of both: the nearer, 1024, says built-in. */
+    assert_false(found("Xgemm", "fp32", (struct clb_gemm_shape){ 1200, 1200, 1200 }, &got, &m));
+    assert_int_equal(got.n, 0);
+    assert_int_equal(m.size, 0);
+    assert_non_null(strstr(m.note, "tuned at size 1024: the built-in choice won"));
+    /* Nearer 2048, its parameters apply. */
+    assert_true(found("Xgemm", "fp32", (struct clb_gemm_shape){ 1800, 1800, 1800 }, &got, &m));
+    assert_int_equal(m.size, 2048);
+    assert_int_equal(clb_tune_get(&got, "KWG", 0), 2);
+    /* Storing at 1024 again replaces the marker. */
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 1024, &p, 2.0, 1.0, &e), 0);
+    assert_true(found("Xgemm", "fp32", (struct clb_gemm_shape){ 1200, 1200, 1200 }, &got, &m));
+    assert_int_equal(m.size, 1024);
 }
 
 static void unreadable_file_is_not_overwritten(void **state)
@@ -91,9 +175,9 @@ static void unreadable_file_is_not_overwritten(void **state)
     char buf[64] = "";
 
     (void)state;
-    write_file("{\"schema\": \"clbench-tuning/1\", \"entries\": [],}");
+    write_file("{\"schema\": \"clbench-tuning/2\", \"entries\": [],}");
     clb_tune_set(&p, "KWG", 32);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", &p, 1.0, 64, &e), -1);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 64, &p, 1.0, 1.0, &e), -1);
     assert_non_null(strstr(e.msg, "not overwritten"));
     FILE *f = fopen(path, "r");
     assert_non_null(f);
@@ -102,55 +186,87 @@ static void unreadable_file_is_not_overwritten(void **state)
     assert_non_null(strstr(buf, "[],}")); /* untouched */
 }
 
+/* A cache of the previous format (no size classes) is ignored, and replaced by a store. */
+static void old_format_is_stale(void **state)
+{
+    struct clb_tune_params p = { 0 }, got;
+    struct clb_tune_match m;
+    struct clb_error e;
+    char buf[1024];
+
+    (void)state;
+    snprintf(buf, sizeof(buf),
+             "{\"schema\": \"clbench-tuning/1\", \"entries\": [{\"device\": \"Test GPU 9000\", "
+             "\"driver\": \"1.2.3\", \"clblast\": \"%s\", \"clbench\": \"%s\", \"kernel\": "
+             "\"Xgemm\", \"precision\": \"fp32\", \"params\": {\"KWG\": 32}, \"gflops\": 1.0}]}",
+             CLBENCH_CLBLAST_VERSION, CLBENCH_VERSION);
+    write_file(buf);
+    assert_false(found("Xgemm", "fp32", N1024, &got, &m));
+    clb_tune_set(&p, "KWG", 8);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 1024, &p, 2.0, 1.0, &e), 0);
+    assert_true(found("Xgemm", "fp32", N1024, &got, &m));
+    assert_int_equal(clb_tune_get(&got, "KWG", 0), 8);
+}
+
 static void corrupt_file_is_ignored(void **state)
 {
     struct clb_tune_params got;
+    struct clb_tune_match m;
     static const char *const bad[] = {
         "", "{", "not json at all", "[1, 2]", "{\"schema\": \"clbench-tuning/9\", \"entries\": []}",
-        "{\"schema\": \"clbench-tuning/1\", \"entries\": {}}",
+        "{\"schema\": \"clbench-tuning/2\", \"entries\": {}}",
     };
 
     (void)state;
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         write_file(bad[i]);
-        assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", &got, NULL));
+        assert_false(found("Xgemm", "fp32", N1024, &got, &m));
     }
 }
 
 static void entry(char *buf, size_t len, const char *device, const char *driver,
-                  const char *clblast, const char *params)
+                  const char *clblast, const char *size, const char *params)
 {
     snprintf(buf, len,
-             "{\"schema\": \"clbench-tuning/1\", \"entries\": [{\"device\": \"%s\", "
+             "{\"schema\": \"clbench-tuning/2\", \"entries\": [{\"device\": \"%s\", "
              "\"driver\": \"%s\", \"clblast\": \"%s\", \"clbench\": \"%s\", \"kernel\": "
-             "\"Xgemm\", \"precision\": \"fp32\", \"params\": %s, \"gflops\": 1.0}]}",
-             device, driver, clblast, CLBENCH_VERSION, params);
+             "\"Xgemm\", \"precision\": \"fp32\", \"size\": %s, \"params\": %s, "
+             "\"gflops\": 1.0}]}",
+             device, driver, clblast, CLBENCH_VERSION, size, params);
 }
 
 static void mismatches_are_not_applied(void **state)
 {
     char buf[1024];
     struct clb_tune_params got;
+    struct clb_tune_match m;
+    static const char *const v = CLBENCH_CLBLAST_VERSION, *const me = "Test GPU 9000";
 
     (void)state;
-    entry(buf, sizeof(buf), "Test GPU 9000", "1.2.3", CLBENCH_CLBLAST_VERSION, "{\"KWG\": 32}");
+    entry(buf, sizeof(buf), me, "1.2.3", v, "1024", "{\"KWG\": 32}");
     write_file(buf);
-    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", &got, NULL));
-    entry(buf, sizeof(buf), "Test GPU 9000", "1.2.3", "0.0.1", "{\"KWG\": 32}");
+    assert_true(found("Xgemm", "fp32", N1024, &got, &m));
+    entry(buf, sizeof(buf), me, "1.2.3", "0.0.1", "1024", "{\"KWG\": 32}");
     write_file(buf);
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", &got, NULL)); /* other CLBlast */
-    entry(buf, sizeof(buf), "Other GPU", "1.2.3", CLBENCH_CLBLAST_VERSION, "{\"KWG\": 32}");
+    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* other CLBlast */
+    entry(buf, sizeof(buf), "Other GPU", "1.2.3", v, "1024", "{\"KWG\": 32}");
     write_file(buf);
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", &got, NULL)); /* other device */
-    entry(buf, sizeof(buf), "Test GPU 9000", "9.9.9", CLBENCH_CLBLAST_VERSION, "{\"KWG\": 32}");
+    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* other device */
+    entry(buf, sizeof(buf), me, "9.9.9", v, "1024", "{\"KWG\": 32}");
     write_file(buf);
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", &got, NULL)); /* other driver */
-    entry(buf, sizeof(buf), "Test GPU 9000", "1.2.3", CLBENCH_CLBLAST_VERSION, "{\"KWG\": -1}");
+    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* other driver */
+    entry(buf, sizeof(buf), me, "1.2.3", v, "1024", "{\"KWG\": -1}");
     write_file(buf);
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", &got, NULL)); /* bad value */
-    entry(buf, sizeof(buf), "Test GPU 9000", "1.2.3", CLBENCH_CLBLAST_VERSION, "\"KWG\"");
+    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* bad value */
+    entry(buf, sizeof(buf), me, "1.2.3", v, "1024", "\"KWG\"");
     write_file(buf);
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", &got, NULL)); /* bad type */
+    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* bad type */
+    entry(buf, sizeof(buf), me, "1.2.3", v, "\"1024\"", "{\"KWG\": 32}");
+    write_file(buf);
+    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* size not a number */
+    entry(buf, sizeof(buf), me, "1.2.3", v, "0", "{\"KWG\": 32}");
+    write_file(buf);
+    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* no size */
 }
 
 static struct clb_tune_params xgemm(size_t kwg, size_t kwi, size_t mdima, size_t mdimc,
@@ -209,6 +325,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(store_then_lookup),
+        cmocka_unit_test(size_classes),
+        cmocka_unit_test(builtin_won_is_kept),
+        cmocka_unit_test(old_format_is_stale),
         cmocka_unit_test(corrupt_file_is_ignored),
         cmocka_unit_test(unreadable_file_is_not_overwritten),
         cmocka_unit_test(mismatches_are_not_applied),

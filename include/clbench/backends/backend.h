@@ -66,8 +66,6 @@ struct clb_gemm_backend {
     const char *name;      /* "clblast", "openblas": what -b/--backend takes */
     const char *summary;   /* what it runs, for --help: "CLBlast's GEMM on each device" */
     bool on_device;        /* runs on each selected OpenCL device; false: once, on the host */
-    bool explicit_only;    /* left out of "-b all": only when named (or by --untuned) */
-    bool runs_first;       /* all its rows run before any other backend's (clblast-untuned) */
 
     /*
      * The library behind it, for the run record: fills library, version and
@@ -113,16 +111,26 @@ struct clb_gemm_backend {
 
     /*
      * Whether create applied the stored parameters it was given (the row is
-     * shown as "NAME (tuned)"). May be NULL: never.
+     * shown as "NAME (tuned @SIZE)"). May be NULL: never.
      */
     bool (*tuned)(void *state);
+    /*
+     * What runs for this state, into buf: CLBlast's kernel ("Xgemm",
+     * "XgemmDirect"), the own kernel's variant and parameters. May be NULL.
+     */
+    void (*describe)(void *state, char *buf, size_t len);
 
     /* Host backends: threads to use (0: all cores). May be NULL. */
     void (*set_threads)(unsigned n);
     /* Host backends: threads they will use. May be NULL. */
     unsigned (*get_threads)(void);
 
-    /* Device backends with parameters `clbench tune` can search; NULL: none. */
+    /*
+     * Device backends with parameters `clbench tune` can search; NULL: none.
+     * Such a backend also runs "untuned" (NAME-untuned: its tuning part's
+     * create_with with no parameters, the built-in choice) beside its
+     * tuned rows.
+     */
     const struct clb_gemm_tuning *tuning;
 };
 

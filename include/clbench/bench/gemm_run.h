@@ -28,6 +28,8 @@ struct clb_gemm_options {
     const enum clb_precision *precisions;
     size_t n_precisions;
     const struct clb_gemm_backend *const *backends;
+    /* Per backend (may be NULL: none): run it untuned, its tuning part's built-in choice. */
+    const bool *untuned;
     size_t n_backends;
     unsigned runs;      /* >= 1 */
     unsigned warmup;
@@ -41,16 +43,20 @@ struct clb_gemm_options {
     /*
      * Where stored tuned parameters come from (the command wires the tuning
      * cache here): true and *out filled when `kernel` (a tuning part's cache
-     * name) has parameters for dev in precision p. NULL: none, every backend
-     * runs its defaults.
+     * name) has parameters for dev in precision p that apply to `shape`;
+     * *match says which size class, or why none applies. NULL: none, every
+     * backend runs its defaults.
      */
     bool (*stored_params)(const struct clb_device *dev, const char *kernel, enum clb_precision p,
-                          struct clb_tune_params *out);
+                          struct clb_gemm_shape shape, struct clb_tune_params *out,
+                          struct clb_tune_match *match);
 };
 
 struct clb_gemm_row {
     const struct clb_device *device; /* NULL for a host backend */
     const struct clb_gemm_backend *backend;
+    bool untuned;              /* run with the built-in parameters of its tuning part */
+    char backend_name[48];     /* what writers call it: "clblast", "clblast-untuned" */
     enum clb_precision precision;
     struct clb_gemm_shape shape;
     enum clb_row_status status;
@@ -77,7 +83,11 @@ struct clb_gemm_row {
                                   devices; for host backends its share for the threads they
                                   ran; 0: unknown or not this row's silicon */
     bool tuned;                /* the backend ran with stored tuned parameters */
-    size_t order;              /* position in problem order (precision, shape, backend, device) */
+    uint64_t tuned_at;         /* the size they were tuned at (tuned rows) */
+    char tuning_note[256];     /* why stored parameters were not applied, else "" */
+    char kernel[96];           /* what ran (backend's describe): "Xgemm", "packed TM=12 ..." */
+    size_t order;              /* position in problem order (precision, shape, backend, device):
+                                  seeds the fault hook */
 };
 
 /* Whether a row holds measured figures (OK or FAILED). */

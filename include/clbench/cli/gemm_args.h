@@ -20,6 +20,7 @@ struct clb_precision_list {
 struct clb_backend_list {
     size_t n;
     const struct clb_gemm_backend *v[8];
+    bool untuned[8]; /* v[i] with its built-in parameters (NAME-untuned) */
 };
 
 /* -n: "512,1024,4096", ranges "256:4096:x2" (times 2) or "100:500:100" (plus 100), mixed. */
@@ -28,7 +29,10 @@ int clb_opt_sizes(const char *arg, void *field, struct clb_error *e);
 int clb_opt_mnk(const char *arg, void *field, struct clb_error *e);
 /* -p: "fp32,fp64,fp16" (or "all"), duplicates dropped. */
 int clb_opt_precisions(const char *arg, void *field, struct clb_error *e);
-/* -b: names from the backend registry (or "all"). */
+/*
+ * -b: names from the backend registry (or "all"); NAME-untuned for a backend
+ * with a tuning part: its built-in parameters.
+ */
 int clb_opt_backends(const char *arg, void *field, struct clb_error *e);
 /* --blas-core: "auto", "as-is" or an OpenBLAS core name (letters, digits, '_', '-'). */
 int clb_opt_blas_core(const char *arg, void *field, struct clb_error *e);

@@ -53,8 +53,18 @@ enum { CLB_TUNE_MAX_PARAMS = 20 };
 
 struct clb_tune_params {
     size_t n;
-    char name[CLB_TUNE_MAX_PARAMS][16];
+    char name[CLB_TUNE_MAX_PARAMS][32];
     size_t value[CLB_TUNE_MAX_PARAMS];
+};
+
+/*
+ * Which stored parameters a problem gets: the tuning cache's entry for the
+ * size class nearest the problem's size (the geometric mean cbrt(m*n*k)),
+ * when it lies within a factor of 2 of it.
+ */
+struct clb_tune_match {
+    uint64_t size;  /* the size the applied entry was tuned at; 0: none applied */
+    char note[256]; /* why none applies although entries exist, else "" */
 };
 
 /* The value of parameter `name`, or `fallback`. */

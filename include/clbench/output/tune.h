@@ -10,17 +10,17 @@
 #include "clbench/tune/search.h"
 
 /*
- * One device's search: its trials (the best of each backend marked), then
- * each backend's default and best, and the cache path when something was
- * stored. Returns 0, or -1 when out of memory.
+ * One search (device, precision, size): its trials (the best of each
+ * backend marked), then each backend's default, best, confirmation and what
+ * it skipped, and the cache path when something was stored. Returns 0, or
+ * -1 when out of memory.
  */
-int clb_tune_write_table(FILE *out, const struct clb_tune_result *r, enum clb_precision precision,
-                         uint64_t size, const char *cache_path);
+int clb_tune_write_table(FILE *out, const struct clb_tune_result *r, const char *cache_path);
 
-/* One device's search as a JSON object (trials, per-backend figures). New reference. */
+/* One search as a JSON object (trials, per-backend outcomes). New reference. */
 json_t *clb_tune_result_json(const struct clb_tune_result *r);
 
-/* {"tuning_cache": path, "devices": [...]} on out; takes the reference to `devices`. */
-int clb_tune_write_json(FILE *out, const char *cache_path, json_t *devices);
+/* {"tuning_cache": path, "searches": [...]} on out; takes the reference to `searches`. */
+int clb_tune_write_json(FILE *out, const char *cache_path, json_t *searches);
 
 #endif

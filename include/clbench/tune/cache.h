@@ -2,16 +2,18 @@
 #define CLBENCH_TUNE_CACHE_H
 
 /*
- * Tuned GEMM kernel parameters, kept per device in a cache file:
- * $CLBENCH_TUNING_FILE, else $XDG_CACHE_HOME/clbench/tuning.json, else
- * ~/.cache/clbench/tuning.json. An entry applies only to the device (name
- * and driver version), CLBlast version and clbench version it was found
- * with; anything else in the file, or a file that cannot be read as one, is
+ * Tuned GEMM kernel parameters, kept per device, precision and size class in
+ * a cache file: $CLBENCH_TUNING_FILE, else
+ * $XDG_CACHE_HOME/clbench/tuning.json, else ~/.cache/clbench/tuning.json.
+ * An entry applies only to the device (name and driver version), CLBlast
+ * version and clbench version it was found with, and only to problems
+ * within a factor of 2 of the size it was tuned at (the nearest such entry
+ * wins); anything else in the file, or a file that cannot be read as one, is
  * ignored with a one-line warning on stderr and never applied.
  *
  * Backends know nothing of this file: the GEMM runner looks their entry up
  * and hands it to their create (struct clb_gemm_backend), and the search
- * search (tune/search.h) tries what their tuning part (struct clb_gemm_tuning)
+ * (tune/search.h) tries what their tuning part (struct clb_gemm_tuning)
  * offers.
  */
 #include <stdbool.h>
@@ -22,25 +24,39 @@
 #include "clbench/core/types.h"
 #include "clbench/util/error.h"
 
+/* An entry applies to problems whose size is within this factor of its own. */
+#define CLB_TUNE_SIZE_REACH 2.0
+
 /* The cache file's path into buf; -1 when no home folder is known. */
 int clb_tuning_path(char *buf, size_t len);
 
 /*
  * The stored parameters of `kernel` (a tuning part's kernel: "Xgemm",
- * "clbench-gemm") in `precision` for dev: true and *out (and *gflops, may be
- * NULL) filled, or false.
+ * "clbench-gemm") in `precision` for dev that apply to `shape`: true with
+ * *out filled and match->size the size they were tuned at; else false, with
+ * match->note saying why when this device has entries that do not reach
+ * the shape or the nearest says the built-in choice won.
  */
 bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const char *precision,
-                       struct clb_tune_params *out, double *gflops);
+                       struct clb_gemm_shape shape, struct clb_tune_params *out,
+                       struct clb_tune_match *match);
 
 /* The same lookup in a cache given as text (for fuzzing the reader). */
 bool clb_tuning_lookup_text(const char *text, size_t len, const struct clb_device *dev,
                             const char *kernel, const char *precision,
-                            struct clb_tune_params *out);
+                            struct clb_gemm_shape shape, struct clb_tune_params *out,
+                            struct clb_tune_match *match);
 
-/* Adds or replaces one entry, writing the file atomically. -1 with e set on failure. */
+/*
+ * Adds or replaces the entry of (dev, kernel, precision, size): parameters
+ * p that ran at `gflops` where the built-in choice ran at `default_gflops`.
+ * No parameters (p->n == 0) record that the built-in choice won at that
+ * size: a lookup whose nearest entry is such one finds nothing to apply
+ * (and says so in its note), rather than a farther size's parameters.
+ * Writes the file atomically; -1 with e set on failure.
+ */
 int clb_tuning_store(const struct clb_device *dev, const char *kernel, const char *precision,
-                     const struct clb_tune_params *p, double gflops, uint64_t size,
-                     struct clb_error *e);
+                     uint64_t size, const struct clb_tune_params *p, double gflops,
+                     double default_gflops, struct clb_error *e);
 
 #endif

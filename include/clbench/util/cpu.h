@@ -66,4 +66,11 @@ bool clb_cpu_level_parse(const char *name, enum clb_cpu_level *level);
  */
 unsigned clb_cpu_count_available(void);
 
+/*
+ * Bytes of the data (or unified) cache of `level` (1, 2, 3) that CPU 0
+ * has, from Linux's sysfs; 0 when not known. Per core for L1 and L2 on
+ * today's CPUs; L3 is usually shared.
+ */
+unsigned long clb_cpu_cache_bytes(unsigned level);
+
 #endif
