@@ -303,6 +303,8 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
             if (params_valid(dev, data->precision, &q)) {
                 s->p = q;
                 s->tuned = true;
+            } else {
+                clb_error_set(e, "not valid for this device and precision: defaults ran");
             }
         }
     }
@@ -453,12 +455,17 @@ static int own_download(void *state, void *c, struct clb_error *e)
 }
 
 /* The panels of A and B, padded by at most 15 rows and 63 columns (bounds of TM and TN). */
-static void own_extra_bytes(struct clb_gemm_shape sh, enum clb_precision p, uint64_t *total,
-                            uint64_t *largest)
+/* The packed panels of A and B (CPU variant; tiles of up to 16 rows and 64 columns). */
+static void own_extra_bytes(const struct clb_device *dev, struct clb_gemm_shape sh,
+                            enum clb_precision p, uint64_t *total, uint64_t *largest)
 {
     const uint64_t es = clb_precision_bytes(p);
     const uint64_t a = (sh.m + 15) * sh.k * es, b = (sh.n + 63) * sh.k * es;
 
+    if (!is_cpu(dev)) {
+        *total = *largest = 0;
+        return;
+    }
     *total = a + b;
     *largest = a > b ? a : b;
 }

@@ -231,6 +231,8 @@ static void clblast_destroy(void *state)
     free(s);
 }
 
+static bool xgemm_safe(const struct clb_tune_params *t);
+
 enum which_params {
     BUILT_IN, /* CLBlast's own choice */
     STORED,   /* the tuning cache's, if any: applied where CLBlast takes them, else a warning */
@@ -249,11 +251,32 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
         return NULL;
     }
     if (which == STORED && params) {
+        const struct in_force *f = device_params(dev->id, data->precision, e);
+        const uint64_t at = params->size;
         struct clb_error oe;
-        if (apply(dev->id, data->precision, params, &threshold, &oe) == 0) {
+        if (!f) {
+            free(s);
+            return NULL;
+        }
+        if (!xgemm_safe(params)) {
+            /* Only what would crash CLBlast is refused: a wrong result is verification's. */
+            clb_error_set(e, "Xgemm parameters missing or zero: CLBlast's own ran");
+            which = BUILT_IN;
+        } else if (uses_direct(data->shape, f->builtin_threshold) &&
+                   !uses_direct((struct clb_gemm_shape){ at, at, at }, f->builtin_threshold)) {
+            /*
+             * The entry beat CLBlast's Xgemm where Xgemm runs; here CLBlast
+             * runs XgemmDirect, which the entry was never held against.
+             */
+            clb_error_set(e, "CLBlast's own choice at this size is XgemmDirect (m*n*k below "
+                             "%zu^3), which the entry was not measured against: it ran "
+                             "(tune at this size to compare)", f->builtin_threshold);
+            which = BUILT_IN;
+        } else if (apply(dev->id, data->precision, params, &threshold, &oe) == 0) {
             s->tuned = true;
         } else {
             fprintf(stderr, "clbench: warning: stored CLBlast tuning not applied: %s\n", oe.msg);
+            clb_error_set(e, "%s", oe.msg);
             which = BUILT_IN;
         }
     }
@@ -417,6 +440,18 @@ static bool xgemm_candidate(const struct clb_device *dev, enum clb_precision p, 
     return true;
 }
 
+/* Every parameter CLBlast divides by is there and not 0. */
+static bool xgemm_safe(const struct clb_tune_params *t)
+{
+    static const char *const divisors[] = { "KWG", "KWI", "MDIMA", "MDIMC", "MWG",
+                                            "NDIMB", "NDIMC", "NWG", "VWM", "VWN" };
+
+    for (size_t i = 0; i < sizeof(divisors) / sizeof(divisors[0]); i++)
+        if (!clb_tune_get(t, divisors[i], 0))
+            return false;
+    return true;
+}
+
 static bool xgemm_valid(const struct clb_device *dev, enum clb_precision p,
                         const struct clb_tune_params *t)
 {
@@ -430,7 +465,7 @@ static bool xgemm_valid(const struct clb_device *dev, enum clb_precision p,
 
     if (t->n == 0)
         return true;
-    if (!kwg || !kwi || !mdima || !mdimc || !mwg || !ndimb || !ndimc || !nwg || !vwm || !vwn)
+    if (!xgemm_safe(t))
         return false;
     if (mwg % (mdimc * vwm) || nwg % (ndimc * vwn) || mwg % (mdima * vwm) ||
         nwg % (ndimb * vwn) || kwg % kwi)

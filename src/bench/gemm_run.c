@@ -65,7 +65,7 @@ static bool device_fits(const struct clb_device *d, const struct clb_gemm_backen
     const uint64_t es = clb_precision_bytes(p);
     uint64_t extra = 0, extra_largest = 0;
     if (be->extra_device_bytes)
-        be->extra_device_bytes(s, p, &extra, &extra_largest);
+        be->extra_device_bytes(d, s, p, &extra, &extra_largest);
     const uint64_t bytes[4] = { s.m * s.k * es, s.k * s.n * es, s.m * s.n * es, extra_largest };
     const uint64_t max_alloc = clb_device_u64(d, CLB_PROP_MAX_ALLOC_BYTES);
     const uint64_t global = clb_device_u64(d, CLB_PROP_GLOBAL_MEM_BYTES);
@@ -184,8 +184,8 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
         row->tuned_at = match.size;
     else if (have_stored)
         snprintf(row->tuning_note, sizeof(row->tuning_note),
-                 "the stored parameters (tuned at %" PRIu64 ") are not valid here: defaults ran",
-                 match.size);
+                 "the parameters tuned at %" PRIu64 " were not applied: %s", match.size,
+                 e.msg[0] ? e.msg : "not valid here");
     else
         snprintf(row->tuning_note, sizeof(row->tuning_note), "%s", match.note);
     if (be->describe)

@@ -75,7 +75,8 @@ static const struct clb_option gemm_options[] = {
       offsetof(struct gemm_config, beta) },
     { "untuned", 0, NULL,
       "Also run every tunable backend with its built-in parameters (clblast-untuned, "
-      "clbench-untuned) next to its rows with the parameters stored by 'clbench tune'", NULL, offsetof(struct gemm_config, untuned) },
+      "clbench-untuned) next to its rows with the parameters stored by 'clbench tune'", NULL,
+      offsetof(struct gemm_config, untuned) },
     { "no-peak", 0, NULL,
       "Do not measure the host CPU's and each device's peak first (the % PEAK columns stay "
       "empty)", NULL,

@@ -40,6 +40,12 @@ static int opt_sizes(const char *arg, void *field, struct clb_error *e)
             clb_error_set(e, "size %" PRIu64 " is outside 16..16384", l->v[i].m);
             return -1;
         }
+        for (size_t j = 0; j < i; j++) {
+            if (l->v[j].m == l->v[i].m) {
+                clb_error_set(e, "size %" PRIu64 " is listed twice", l->v[i].m);
+                return -1;
+            }
+        }
     }
     return 0;
 }
@@ -86,7 +92,8 @@ static const struct clb_option tune_options[] = {
     { "budget", 0, "SECONDS",
       "Time for each device, e.g. 120s (default: 60), spread over the precisions and sizes: "
       "each gets what is left divided by those still to come; each backend's first candidate "
-      "(its built-in choice) always runs to completion", clb_opt_seconds,
+      "(its built-in choice) always runs to completion, and a winner is measured again beside "
+      "it before it is stored", clb_opt_seconds,
       offsetof(struct tune_config, budget_s) },
     { "size", 'n', "LIST",
       "Sizes to tune, N x N x N each, a list or range as gemm -n takes (default: "
@@ -131,13 +138,15 @@ static void skipped(const struct tune_config *cfg, json_t *all, const struct clb
 static int tune_device(const struct tune_config *cfg, const struct clb_device *dev,
                        const char *path, json_t *all)
 {
-    const size_t n_pairs = cfg->precision.n * cfg->sizes.n;
     const double t0 = clb_now_s();
-    size_t done = 0;
+    size_t to_come = 0; /* pairs this device can run, not yet searched */
     int rc = CLB_EXIT_OK;
 
+    for (size_t pi = 0; pi < cfg->precision.n; pi++)
+        if (cfg->precision.v[pi] != CLB_FP64 || clb_device_bool(dev, CLB_PROP_FP64))
+            to_come += cfg->sizes.n;
     for (size_t pi = 0; pi < cfg->precision.n; pi++) {
-        for (size_t si = 0; si < cfg->sizes.n; si++, done++) {
+        for (size_t si = 0; si < cfg->sizes.n; si++) {
             const enum clb_precision p = cfg->precision.v[pi];
             const uint64_t n = cfg->sizes.v[si].m;
             const double left = cfg->budget_s - (clb_now_s() - t0);
@@ -147,6 +156,7 @@ static int tune_device(const struct tune_config *cfg, const struct clb_device *d
                 skipped(cfg, all, dev, p, n, "the device has no fp64");
                 continue;
             }
+            const size_t share_of = to_come--;
             if (left <= 0) {
                 skipped(cfg, all, dev, p, n, "the budget was spent before it");
                 continue;
@@ -154,7 +164,7 @@ static int tune_device(const struct tune_config *cfg, const struct clb_device *d
             struct clb_tune_result r;
             struct clb_error e = { "" };
             struct clb_tune_options opt = {
-                .budget_s = left / (double)(n_pairs - done), .size = n, .precision = p,
+                .budget_s = left / (double)share_of, .size = n, .precision = p,
                 .backends = clb_gemm_backends, .only = cfg->only, .runs = cfg->runs,
                 .store = !cfg->dry_run, .progress = isatty(STDERR_FILENO),
             };
@@ -209,7 +219,8 @@ static int tune_run(void *config, int n_operands, char **operands)
     if (clb_finish_stdout())
         rc = CLB_EXIT_FAILURE;
     if (clb_interrupted()) {
-        fprintf(stderr, "clbench: interrupted by %s; the best found so far was kept\n",
+        fprintf(stderr, "clbench: interrupted by %s; the sizes searched to the end were "
+                        "stored, the one interrupted was not\n",
                 strsignal(clb_interrupt_signal()));
         return 128 + clb_interrupt_signal();
     }

@@ -261,6 +261,9 @@ static json_t *config_json(const struct clb_gemm_row *row, const struct clb_gemm
                           "beta", opt->beta, "transfers", opt->transfers);
     const struct clb_library_info *lib = clb_run_record_library(rec, row->backend->name);
 
+    /* Parameters tuned at another size are another configuration. */
+    if (c && row->tuned)
+        json_object_set_new(c, "tuned_at", json_integer((json_int_t)row->tuned_at));
     if (c && !row->device && lib) {
         const struct clb_field *threads = clb_library_field(lib, "threads");
         const struct clb_field *core = clb_library_field(lib, "core");
@@ -291,7 +294,9 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     json_object_set_new(o, "case", json_string(case_));
     json_object_set_new(o, "metric", json_string("gflops"));
     json_object_set_new(o, "device", json_string(id));
-    json_object_set_new(o, "device_name", json_string(row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU"));
+    json_object_set_new(o, "device_name",
+                        json_string(row->device ? clb_device_str(row->device, CLB_PROP_NAME)
+                                                : "host CPU"));
     json_object_set_new(o, "backend", json_string(row->backend_name));
     json_object_set_new(o, "tuned", json_boolean(row->tuned));
     json_object_set_new(o, "tuned_at", row->tuned ? json_integer((json_int_t)row->tuned_at)

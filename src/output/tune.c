@@ -76,7 +76,7 @@ int clb_tune_write_table(FILE *out, const struct clb_tune_result *r, const char 
     if (stored)
         fprintf(out, "tuning cache: %s\n", path);
     if (r->interrupted)
-        fprintf(out, "interrupted: the best found so far was kept\n");
+        fprintf(out, "interrupted: nothing stored for this size\n");
     fputc('\n', out);
     return 0;
 }
@@ -99,14 +99,15 @@ json_t *clb_tune_result_json(const struct clb_tune_result *r)
     for (size_t b = 0; b < r->n_outcomes; b++) {
         const struct clb_tune_outcome *oc = &r->outcomes[b];
         json_array_append_new(
-            outcomes, json_pack("{s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:b, s:b, s:s?, s:f}",
-                                "backend", oc->backend->name, "kernel", oc->backend->tuning->kernel,
-                                "trials", (json_int_t)oc->n_trials, "default_gflops",
-                                oc->default_gflops, "best_gflops", oc->best_gflops,
-                                "confirm_best_gflops", oc->confirm_best_gflops,
-                                "confirm_default_gflops", oc->confirm_default_gflops, "builtin_won",
-                                oc->builtin_won, "stored", oc->stored, "note", oc->note[0] ? oc->note : NULL, "seconds",
-                                oc->seconds));
+            outcomes,
+            json_pack("{s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:b, s:b, s:s?, s:f}", "backend",
+                      oc->backend->name, "kernel", oc->backend->tuning->kernel, "trials",
+                      (json_int_t)oc->n_trials, "default_gflops", oc->default_gflops,
+                      "best_gflops", oc->best_gflops, "confirm_best_gflops",
+                      oc->confirm_best_gflops, "confirm_default_gflops",
+                      oc->confirm_default_gflops, "builtin_won", oc->builtin_won, "stored",
+                      oc->stored, "note", oc->note[0] ? oc->note : NULL, "seconds",
+                      oc->seconds));
     }
     return json_pack("{s:s, s:s, s:I, s:o, s:o, s:b}", "device",
                      clb_device_str(r->device, CLB_PROP_NAME), "precision",

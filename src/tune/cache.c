@@ -190,16 +190,18 @@ static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
     }
     if (best && best_dist <= log(CLB_TUNE_SIZE_REACH) + 1e-12 && out->n) {
         match->size = nearest;
+        out->size = nearest;
         return true;
     }
     if (best && best_dist <= log(CLB_TUNE_SIZE_REACH) + 1e-12)
         snprintf(match->note, sizeof(match->note),
                  "tuned at size %" PRIu64 ": the built-in choice won there, so it runs", nearest);
     else if (best)
+        /* The hint names a size tune takes (16..16384). */
         snprintf(match->note, sizeof(match->note),
                  "tuned at size %" PRIu64 " at nearest, more than %gx from %.0f: not applied "
                  "(run clbench tune -n %.0f)",
-                 nearest, CLB_TUNE_SIZE_REACH, want, want);
+                 nearest, CLB_TUNE_SIZE_REACH, want, fmin(fmax(round(want), 16), 16384));
     else if (other_devices) {
         snprintf(msg, sizeof(msg), "the tuning cache %s has %s %s entries for other devices "
                                    "only (none for %s, driver %s): not applied",

@@ -121,13 +121,6 @@ static double measure_again(struct problem *pb, const struct clb_gemm_backend *b
 }
 
 /*
- * Stores the best when it beat the built-in choice by CLB_TUNE_MIN_GAIN in
- * the search and does so again when both run once more (best first): noise
- * that favoured one run must not make a slower configuration the one every
- * later run gets. The figures stored are the lower of the best's and the
- * higher of the built-in's.
- */
-/*
  * Stores what won at this size: the best's parameters, or none (the
  * built-in choice) when other candidates ran and none beat it, so that a
  * run near this size keeps the built-in rather than a farther size's win.
@@ -150,17 +143,24 @@ static void store(const struct clb_tune_options *opt, struct clb_tune_result *r,
                  len ? "; " : "", e.msg);
 }
 
+/*
+ * Stores the best when it beat the built-in choice by CLB_TUNE_MIN_GAIN in
+ * the search and does so again when both run once more (best first): noise
+ * that favoured one run must not make a slower configuration the one every
+ * later run gets. The figures stored are the lower of the best's and the
+ * higher of the built-in's. `others_ok`: candidates besides the built-in
+ * choice that ran and verified; with none, nothing was learnt.
+ */
 static void confirm_and_store(struct problem *pb, const struct clb_tune_options *opt,
-                              struct clb_tune_result *r, struct clb_tune_outcome *o)
+                              struct clb_tune_result *r, struct clb_tune_outcome *o,
+                              size_t others_ok)
 {
     const struct clb_tune_trial *t = o->best == SIZE_MAX ? NULL : &r->trials[o->best];
     const struct clb_tune_params builtin = { 0 };
 
-    if (o->default_gflops <= 0)
+    if (o->default_gflops <= 0 || others_ok == 0 || clb_interrupted())
         return;
-    if (!t || !t->params.n || t->gflops <= o->default_gflops * CLB_TUNE_MIN_GAIN) {
-        if (o->n_trials < 2)
-            return; /* nothing but the built-in ran: nothing learnt */
+    if (!t || t->gflops <= o->default_gflops * CLB_TUNE_MIN_GAIN) {
         o->builtin_won = true;
         if (!o->note[0])
             snprintf(o->note, sizeof(o->note), "the built-in choice stays (nothing %.0f%% "
@@ -168,16 +168,21 @@ static void confirm_and_store(struct problem *pb, const struct clb_tune_options 
         store(opt, r, o, &builtin, o->default_gflops, o->default_gflops);
         return;
     }
-    if (clb_interrupted())
-        return;
     o->confirm_best_gflops = measure_again(pb, o->backend, &t->params);
     o->confirm_default_gflops = measure_again(pb, o->backend, &builtin);
+    if (o->confirm_best_gflops <= 0 || o->confirm_default_gflops <= 0) {
+        if (clb_interrupted())
+            snprintf(o->note, sizeof(o->note), "not stored: interrupted while measuring again");
+        else
+            snprintf(o->note, sizeof(o->note), "not stored: measuring again failed");
+        return;
+    }
     const double best = fmin(t->gflops, o->confirm_best_gflops);
     const double def = fmax(o->default_gflops, o->confirm_default_gflops);
     if (best <= def * CLB_TUNE_MIN_GAIN) {
-        snprintf(o->note, sizeof(o->note), "the built-in choice stays: measured again, the "
-                 "best ran at %.2f and the built-in choice at %.2f GFLOP/s",
-                 o->confirm_best_gflops, o->confirm_default_gflops);
+        snprintf(o->note, sizeof(o->note), "the built-in choice stays: the best's slower run "
+                 "(%.2f GFLOP/s) is not %.0f%% above the built-in choice's faster one (%.2f)",
+                 best, (CLB_TUNE_MIN_GAIN - 1) * 100, def);
         o->builtin_won = true;
         store(opt, r, o, &builtin, def, def);
         return;
@@ -210,6 +215,7 @@ static void search(struct problem *pb, const struct clb_tune_options *opt,
     struct clb_tune_params p;
     uint64_t rng = 0x7e57;
     double longest = 0.0;
+    size_t others_ok = 0;
     bool first = true, more = false;
     char why[256];
 
@@ -237,18 +243,23 @@ static void search(struct problem *pb, const struct clb_tune_options *opt,
         longest = fmax(longest, t->seconds);
         if (first && t->status == CLB_ROW_OK)
             o->default_gflops = t->gflops;
+        else if (!first && t->status == CLB_ROW_OK)
+            others_ok++;
         first = false;
         o->n_trials++;
         consider(out, o, out->n_trials - 1);
         progress(opt, t, clb_now_s() - t0);
     }
-    if (more && o->n_trials <= 1)
+    if (clb_interrupted())
+        snprintf(o->note, sizeof(o->note), "interrupted after %zu candidates: nothing stored",
+                 o->n_trials);
+    else if (more && o->n_trials <= 1)
         snprintf(o->note, sizeof(o->note), "budget spent after the built-in choice: no "
                  "candidate tried (give --budget more time)");
     else if (more)
         snprintf(o->note, sizeof(o->note), "%zu candidates tried before the budget ran out",
                  o->n_trials);
-    confirm_and_store(pb, opt, out, o);
+    confirm_and_store(pb, opt, out, o, others_ok);
     o->seconds = clb_now_s() - start;
 }
 

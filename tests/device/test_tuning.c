@@ -7,7 +7,9 @@
  * - a stored CLBlast configuration is the one that runs: at a size where
  *   CLBlast's own rule picks its direct kernel, a tuned row runs Xgemm (a
  *   broken Xgemm configuration makes it fail, which the direct kernel would
- *   not), and an untuned row after it runs CLBlast's own choice again.
+ *   not), and an untuned row after it runs CLBlast's own choice again; an
+ *   entry measured only where Xgemm runs is not applied where CLBlast's own
+ *   choice is XgemmDirect, nor one CLBlast would divide by zero with.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,8 +27,9 @@
 static struct clb_inventory *inv;
 static struct clb_device *dev;
 
-/* What the stub cache hands the runner: these parameters, said to be tuned at 256. */
+/* What the stub cache hands the runner: these parameters, said to be tuned at stored_at. */
 static struct clb_tune_params stored;
+static uint64_t stored_at = 256;
 
 static bool stored_params(const struct clb_device *d, const char *kernel, enum clb_precision p,
                           struct clb_gemm_shape shape, struct clb_tune_params *out,
@@ -37,8 +40,9 @@ static bool stored_params(const struct clb_device *d, const char *kernel, enum c
     (void)p;
     (void)shape;
     *out = stored;
+    out->size = stored_at;
     memset(match, 0, sizeof(*match));
-    match->size = 256;
+    match->size = stored_at;
     return true;
 }
 
@@ -91,7 +95,7 @@ static void own_kernel_variants(void **state)
                 const struct clb_gemm_row *r = &res.rows[i];
                 if (!r->tuned) { /* parameters this device cannot take: its defaults ran */
                     assert_false(all_fit);
-                    assert_non_null(strstr(r->tuning_note, "not valid here"));
+                    assert_non_null(strstr(r->tuning_note, "not valid for this device"));
                     continue;
                 }
                 if (r->status != CLB_ROW_OK)
@@ -153,11 +157,37 @@ static void clblast_stored_configuration_runs(void **state)
     run(backends, untuned, 3, &n256, 1, CLB_FP32, &res);
     assert_string_equal(res.rows[1].kernel, "Xgemm");
     assert_true(res.rows[1].status == CLB_ROW_FAILED || res.rows[1].status == CLB_ROW_ERROR);
+    assert_int_equal(res.rows[0].status, CLB_ROW_OK);
+    assert_int_equal(res.rows[2].status, CLB_ROW_OK);
+    assert_string_equal(res.rows[2].kernel, res.rows[0].kernel);
+    clb_gemm_results_finish(&res);
+
+    /*
+     * An entry tuned where Xgemm runs (16384 is above every threshold) was
+     * never measured against XgemmDirect: where CLBlast's own choice is the
+     * direct kernel it is not applied, and the row says why.
+     */
     if (direct) {
-        assert_int_equal(res.rows[0].status, CLB_ROW_OK);
-        assert_int_equal(res.rows[2].status, CLB_ROW_OK);
-        assert_string_equal(res.rows[2].kernel, "XgemmDirect");
+        xgemm(64, 4);
+        stored_at = 16384;
+        run(backends, untuned, 3, &n256, 1, CLB_FP32, &res);
+        stored_at = 256;
+        assert_int_equal(res.rows[1].status, CLB_ROW_OK);
+        assert_false(res.rows[1].tuned);
+        assert_string_equal(res.rows[1].kernel, "XgemmDirect");
+        assert_non_null(strstr(res.rows[1].tuning_note, "tuned at 16384 were not applied"));
+        assert_non_null(strstr(res.rows[1].tuning_note, "XgemmDirect"));
+        clb_gemm_results_finish(&res);
     }
+
+    /* Parameters CLBlast would divide by zero with are never handed to it. */
+    xgemm(0, 4);
+    run(backends, untuned, 3, &n256, 1, CLB_FP32, &res);
+    for (size_t i = 0; i < 3; i++)
+        assert_int_equal(res.rows[i].status, CLB_ROW_OK);
+    assert_false(res.rows[1].tuned);
+    assert_string_equal(res.rows[1].kernel, res.rows[0].kernel);
+    assert_non_null(strstr(res.rows[1].tuning_note, "not applied"));
     clb_gemm_results_finish(&res);
 }
 #endif

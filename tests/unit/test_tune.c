@@ -95,11 +95,14 @@ static void store_then_lookup(void **state)
     assert_int_equal(clb_tune_get(&got, "KWG", 0), 16);
     FILE *f = fopen(path, "r");
     char text[8192];
+    assert_non_null(f);
     size_t n = fread(text, 1, sizeof(text) - 1, f);
     fclose(f);
     text[n] = '\0';
     assert_non_null(strstr(text, "\"default_gflops\": 10"));
-    assert_null(strstr(strstr(text, "\"size\": 1024") + 1, "\"size\": 1024")); /* replaced */
+    const char *at = strstr(text, "\"size\": 1024");
+    assert_non_null(at);
+    assert_null(strstr(at + 1, "\"size\": 1024")); /* replaced */
 }
 
 /* The nearest size class applies within a factor of 2, never beyond; the note says why. */

@@ -27,10 +27,11 @@ struct clb_gemm_tuning {
     /* The parameters it takes, NULL-terminated; candidates use no others. */
     const char *const *params;
     /*
-     * The share of the tune budget (0 < share <= 1), counted from the start
-     * of a device's search, by which its search ends when another backend is
-     * searched after it. Backends are searched in increasing share; the last
-     * one runs until the whole budget is spent.
+     * The share of the tune budget (0 < share <= 1) of one search (a device,
+     * precision and size), counted from its start, by which this backend's
+     * part ends when another backend is searched after it. Backends are
+     * searched in increasing share; the last one runs until the whole
+     * budget is spent.
      */
     double budget_share;
 
@@ -84,10 +85,11 @@ struct clb_gemm_backend {
      * Allocates what one problem needs and copies the inputs there (untimed).
      * Device backends get the device and its context and queue, which live
      * across problems (so compiled kernels are reused); host backends get NULLs.
-     * `stored`: the tuning cache's parameters for this device, backend and
-     * precision (only ever for a backend with a tuning part), or NULL; the
-     * backend applies them where it can (tuned() says whether it did) and
-     * otherwise runs its defaults. Borrowed for the call.
+     * `stored`: the tuning cache's parameters for this device, backend,
+     * precision and the nearest size class (stored->size; only ever for a
+     * backend with a tuning part), or NULL; the backend applies them where
+     * they hold (tuned() says whether it did) and otherwise runs its
+     * defaults, saying why in e->msg though it succeeds. Borrowed for the call.
      * Returns the backend's own state, or NULL with e set.
      */
     void *(*create)(const struct clb_device *dev, const struct clb_cl_env *env,
@@ -103,11 +105,12 @@ struct clb_gemm_backend {
 
     /*
      * Device buffers beyond A, B and C this backend allocates for a problem
-     * (bytes in all, and the largest), for the fit check before allocating.
+     * on dev (bytes in all, and the largest), for the fit check before
+     * allocating.
      * May be NULL: none.
      */
-    void (*extra_device_bytes)(struct clb_gemm_shape s, enum clb_precision p, uint64_t *total,
-                               uint64_t *largest);
+    void (*extra_device_bytes)(const struct clb_device *dev, struct clb_gemm_shape s,
+                               enum clb_precision p, uint64_t *total, uint64_t *largest);
 
     /*
      * Whether create applied the stored parameters it was given (the row is
@@ -127,9 +130,9 @@ struct clb_gemm_backend {
 
     /*
      * Device backends with parameters `clbench tune` can search; NULL: none.
-     * Such a backend also runs "untuned" (NAME-untuned: its tuning part's
-     * create_with with no parameters, the built-in choice) beside its
-     * tuned rows.
+     * Such a backend can also run "untuned" (NAME-untuned, or beside its
+     * tuned rows with --untuned: its tuning part's create_with with no
+     * parameters, the built-in choice).
      */
     const struct clb_gemm_tuning *tuning;
 };

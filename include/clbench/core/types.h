@@ -55,6 +55,7 @@ struct clb_tune_params {
     size_t n;
     char name[CLB_TUNE_MAX_PARAMS][32];
     size_t value[CLB_TUNE_MAX_PARAMS];
+    uint64_t size; /* from the tuning cache: the size class they won at; else 0 */
 };
 
 /*

@@ -22,7 +22,7 @@
 #define CLB_TUNE_MIN_GAIN 1.03
 
 struct clb_tune_options {
-    double budget_s;           /* wall time for the whole search on one device */
+    double budget_s;           /* wall time for this search: one device, precision, size */
     uint64_t size;             /* M = N = K of the problem tuned on */
     enum clb_precision precision;
     /* The backends to search, NULL-terminated (the registry, from the caller): those with a
