@@ -235,7 +235,7 @@ static bool xgemm_safe(const struct clb_tune_params *t);
 
 enum which_params {
     BUILT_IN, /* CLBlast's own choice */
-    STORED,   /* the tuning cache's, if any: applied where CLBlast takes them, else a warning */
+    STORED,   /* the tuning cache's, if any, where they hold; else CLBlast's own, why in e */
     EXACT,    /* the tuner's candidate: applied, or the create fails */
 };
 
