@@ -59,3 +59,29 @@ int clb_opt_dtype(const char *arg, void *field, struct clb_error *e)
     clb_error_set(e, "unknown dtype '%s', expected fp32, fp16, bf16, int8 or int4", arg);
     return -1;
 }
+
+int clb_opt_byte_list(const char *arg, void *field, struct clb_error *e)
+{
+    struct clb_byte_list *l = field;
+
+    l->n = 0;
+    for (const char *s = arg;;) {
+        char item[32];
+        size_t len = strcspn(s, ",");
+        if (len == 0 || len >= sizeof(item)) {
+            clb_error_set(e, "expected sizes like 4K,1M,256M");
+            return -1;
+        }
+        if (l->n == CLB_BYTE_LIST_MAX) {
+            clb_error_set(e, "more than %d sizes", CLB_BYTE_LIST_MAX);
+            return -1;
+        }
+        memcpy(item, s, len);
+        item[len] = '\0';
+        if (clb_parse_bytes(item, &l->v[l->n++], e))
+            return -1;
+        if (!s[len])
+            return 0;
+        s += len + 1;
+    }
+}

@@ -5,18 +5,12 @@
 #include <unistd.h>
 
 #include "clbench/bench/hostpeak.h"
+#include "clbench/cli/args.h"
 #include "clbench/cli/gemm_args.h"
 #include "clbench/output/micro.h"
 #include "clbench/util/interrupt.h"
 #include "clbench/util/parse.h"
 #include "common.h"
-
-enum { MAX_SIZES = 32 };
-
-struct size_list {
-    size_t n;
-    uint64_t v[MAX_SIZES];
-};
 
 struct micro_config {
     struct clb_common common;
@@ -24,38 +18,12 @@ struct micro_config {
     bool verbose;
     const char *output;
     uint64_t bytes;
-    struct size_list sizes;
+    struct clb_byte_list sizes;
 };
 
 static int opt_bytes(const char *arg, void *field, struct clb_error *e)
 {
     return clb_parse_bytes(arg, field, e);
-}
-
-static int opt_sizes(const char *arg, void *field, struct clb_error *e)
-{
-    struct size_list *l = field;
-
-    l->n = 0;
-    for (const char *s = arg;;) {
-        char item[32];
-        size_t len = strcspn(s, ",");
-        if (len == 0 || len >= sizeof(item)) {
-            clb_error_set(e, "expected sizes like 4K,1M,256M");
-            return -1;
-        }
-        if (l->n == MAX_SIZES) {
-            clb_error_set(e, "more than %d sizes", MAX_SIZES);
-            return -1;
-        }
-        memcpy(item, s, len);
-        item[len] = '\0';
-        if (clb_parse_bytes(item, &l->v[l->n++], e))
-            return -1;
-        if (!s[len])
-            return 0;
-        s += len + 1;
-    }
 }
 
 #define MICRO_COMMON_OPTIONS                                                                  \
@@ -82,7 +50,7 @@ static const struct clb_option bandwidth_options[] = {
 
 static const struct clb_option transfer_options[] = {
     MICRO_COMMON_OPTIONS,
-    { "sizes", 0, "LIST", "Transfer sizes (default: 4K,64K,1M,16M,256M)", opt_sizes,
+    { "sizes", 0, "LIST", "Transfer sizes (default: 4K,64K,1M,16M,256M)", clb_opt_byte_list,
       offsetof(struct micro_config, sizes) },
     { 0 },
 };

@@ -13,6 +13,7 @@ extern const struct clb_command clb_cmd_bandwidth;
 extern const struct clb_command clb_cmd_transfer;
 extern const struct clb_command clb_cmd_latency;
 extern const struct clb_command clb_cmd_tune;
+extern const struct clb_command clb_cmd_collective;
 
 const struct clb_command *const clb_commands[] = {
     &clb_cmd_run,
@@ -23,6 +24,7 @@ const struct clb_command *const clb_commands[] = {
     &clb_cmd_transfer,
     &clb_cmd_latency,
     &clb_cmd_tune,
+    &clb_cmd_collective,
     &clb_cmd_compare,
     &clb_cmd_report,
     &clb_cmd_fit,

@@ -66,9 +66,58 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
     return 0;
 }
 
+/* Collective rows (clbench/mpi/collective.h): MPI's time, the whole path, algbw, busbw. */
+static int write_collective_table(FILE *out, const struct clb_micro_results *res)
+{
+    static const char *const head[] = { "OPERATION", "RANKS", "BUFFERS", "TIME",  "PATH",
+                                        "ALGBW",     "BUSBW", "SPREAD",  "CHECK" };
+    struct clb_table *t = clb_table_create(head, 9);
+
+    if (!t)
+        return -1;
+    for (size_t c = 1; c <= 7; c++)
+        clb_table_align_right(t, c);
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_micro_row *row = &res->rows[i];
+        char ranks[16], time[32] = "", path[32] = "", alg[32] = "", bus[32] = "",
+             spread[32] = "", check[600];
+        snprintf(ranks, sizeof(ranks), "%d", row->ranks);
+        if (row->n_times && (row->status == CLB_ROW_OK || row->status == CLB_ROW_FAILED)) {
+            clb_format_seconds(row->time_s.median, time, sizeof(time));
+            if (row->path_median_s > 0)
+                clb_format_seconds(row->path_median_s, path, sizeof(path));
+            snprintf(spread, sizeof(spread), "±%.1f%%", row->time_s.cv * 100.0);
+        }
+        if (row->n_times && row->status == CLB_ROW_OK) {
+            snprintf(alg, sizeof(alg), "%.3g GB/s", row->algbw);
+            snprintf(bus, sizeof(bus), "%.3g GB/s", row->value);
+        }
+        if (row->status == CLB_ROW_OK)
+            snprintf(check, sizeof(check), "OK");
+        else
+            snprintf(check, sizeof(check), "%s: %s", clb_row_status_name(row->status),
+                     row->reason);
+        const char *cells[] = { row->case_, ranks, row->device ? "device" : "host", time, path,
+                                alg, bus, spread, check };
+        if (clb_table_add(t, cells)) {
+            clb_table_destroy(t);
+            return -1;
+        }
+    }
+    clb_table_print(t, out);
+    clb_table_destroy(t);
+    fputs("TIME: the slowest rank's MPI call (median); PATH: device to host, MPI, host to device; "
+          "busbw = algbw x 2(n-1)/n (allreduce), (n-1)/n (allgather, reduce-scatter), 1 "
+          "(broadcast, sendrecv), as nccl-tests\n", out);
+    return 0;
+}
+
 /* The row's "config": what must match for another run's figure to be comparable. */
 static json_t *config_json(const struct clb_micro_row *row, bool measured)
 {
+    if (row->ranks)
+        return json_pack("{s:i, s:s}", "ranks", row->ranks, "buffers",
+                         row->device ? "device" : "host");
     if (!strcmp(row->benchmark, "peak") && row->width)
         return json_pack("{s:I}", "width", (json_int_t)row->width);
     if (!strcmp(row->benchmark, "bandwidth") && measured && row->work > 0)
@@ -94,6 +143,8 @@ static json_t *row_json(const struct clb_micro_row *row)
     json_object_set_new(o, "config", config_json(row, measured));
     if (row->precision)
         json_object_set_new(o, "precision", json_string(row->precision));
+    if (row->ranks)
+        json_object_set_new(o, "ranks", json_integer(row->ranks));
     if (row->width) {
         json_object_set_new(o, "width", json_integer(row->width));
         json_object_set_new(o, "headline", json_boolean(row->headline));
@@ -115,6 +166,12 @@ static json_t *row_json(const struct clb_micro_row *row)
         json_object_set_new(o, best_key, json_real(row->best));
         if (row->work > 0)
             json_object_set_new(o, "work_per_call", json_real(row->work));
+        if (row->ranks) {
+            json_object_set_new(o, "algbw_gbps", json_real(row->algbw));
+            json_object_set_new(o, "path_median_s", row->path_median_s > 0
+                                                        ? json_real(row->path_median_s)
+                                                        : json_null());
+        }
         json_object_set_new(o, "verified", json_boolean(row->status == CLB_ROW_OK));
         json_object_set_new(o, "check", json_string(row->check));
     }
@@ -180,5 +237,7 @@ int clb_micro_write(FILE *out, enum clb_format fmt, const struct clb_micro_repor
         return write_json(out, r);
     if (fmt == CLB_FORMAT_CSV)
         return write_csv(out, r);
+    if (r->results->n_rows && r->results->rows[0].ranks)
+        return write_collective_table(out, r->results);
     return clb_micro_write_table(out, r->results, r->verbose);
 }

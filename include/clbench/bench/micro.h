@@ -18,7 +18,7 @@
 struct clb_micro_row {
     const struct clb_device *device; /* NULL: the host CPU itself (clbench/hostpeak.h) */
     const char *backend;        /* who measured: "host" (clb_host_peak_run); NULL: clbench's kernels */
-    const char *benchmark;      /* "peak", "bandwidth", "transfer", "latency" */
+    const char *benchmark;      /* "peak", "bandwidth", "transfer", "latency", "collective" */
     char case_[64];             /* "fp32 x8", "triad", "h2d pinned 16 MiB", "round trip" */
     const char *metric;         /* "gflops", "giops", "gbps", "us" */
     const char *precision;      /* peak: "fp32", "fp64", "fp16", "int32"; else NULL */
@@ -33,6 +33,10 @@ struct clb_micro_row {
     double value;               /* headline figure, from the median call */
     double best;                /* from the fastest call (latency: the lowest) */
     char check[160];            /* what was verified, e.g. "max rel err 2e-7" */
+    /* collective (clbench/mpi/collective.h) only: */
+    int ranks;                  /* ranks that took part */
+    double algbw;               /* GB/s from the median call; value is busbw */
+    double path_median_s;       /* device buffers: median whole path (read, MPI, write); else 0 */
 };
 
 struct clb_micro_results {

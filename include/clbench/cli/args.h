@@ -1,7 +1,13 @@
 #ifndef CLBENCH_CLI_ARGS_H
 #define CLBENCH_CLI_ARGS_H
 
-/* Value parsers for the options of compare, report and fit (option-table field parsers, cli.h). */
+/*
+ * Value parsers for the options of compare, report, fit, transfer and
+ * collective (option-table field parsers, cli.h).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
 #include "clbench/cli/cli.h"
 #include "clbench/fit/fit.h"
 #include "clbench/results/compare.h"
@@ -12,5 +18,13 @@ int clb_opt_pairs(const char *arg, void *field, struct clb_error *e);
 int clb_opt_percent(const char *arg, void *field, struct clb_error *e);
 /* --dtype, --kv-dtype into an enum clb_dtype. */
 int clb_opt_dtype(const char *arg, void *field, struct clb_error *e);
+
+#define CLB_BYTE_LIST_MAX 32
+struct clb_byte_list {
+    size_t n;
+    uint64_t v[CLB_BYTE_LIST_MAX]; /* bytes, in the order given */
+};
+/* --sizes "4K,1M,256M" into a struct clb_byte_list (each > 0). */
+int clb_opt_byte_list(const char *arg, void *field, struct clb_error *e);
 
 #endif

@@ -1,0 +1,212 @@
+/* collective: MPI collectives across the ranks of mpirun/srun, verified. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clbench/cli/args.h"
+#include "clbench/cli/gemm_args.h"
+#include "clbench/mpi/collective.h"
+#include "clbench/output/micro.h"
+#include "clbench/util/interrupt.h"
+#include "clbench/util/parse.h"
+#include "common.h"
+
+enum { MAX_OPS = 8 };
+
+struct op_list {
+    size_t n;
+    const char *v[MAX_OPS]; /* from clb_collective_ops */
+};
+
+struct collective_config {
+    struct clb_common common;
+    const char *output;
+    unsigned runs, warmup;
+    bool host_buffers;
+    struct op_list ops;
+    struct clb_byte_list sizes;
+};
+
+static int opt_ops(const char *arg, void *field, struct clb_error *e)
+{
+    struct op_list *c = field;
+
+    c->n = 0;
+    for (const char *s = arg;;) {
+        size_t len = strcspn(s, ",");
+        bool found = false;
+        for (size_t i = 0; clb_collective_ops[i]; i++) {
+            if (strlen(clb_collective_ops[i]) == len && !strncmp(s, clb_collective_ops[i], len)) {
+                for (size_t j = 0; j < c->n; j++)
+                    if (c->v[j] == clb_collective_ops[i]) {
+                        clb_error_set(e, "'%s' is listed twice", clb_collective_ops[i]);
+                        return -1;
+                    }
+                c->v[c->n++] = clb_collective_ops[i];
+                found = true;
+            }
+        }
+        if (!found) {
+            clb_error_set(e, "unknown operation '%.*s' (allreduce, allgather, reduce-scatter, "
+                             "broadcast, sendrecv)", (int)len, s);
+            return -1;
+        }
+        if (!s[len])
+            return 0;
+        s += len + 1;
+    }
+}
+
+static int opt_sizes(const char *arg, void *field, struct clb_error *e)
+{
+    const struct clb_byte_list *l = field;
+
+    if (clb_opt_byte_list(arg, field, e))
+        return -1;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->v[i] < 4 || l->v[i] > (1ull << 30)) {
+            clb_error_set(e, "size %" PRIu64 " bytes is outside 4 bytes..1 GiB", l->v[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static const struct clb_option collective_options[] = {
+    CLB_COMMON_OPTIONS(struct collective_config),
+    { "op", 0, "LIST",
+      "Operations: allreduce, allgather, reduce-scatter, broadcast, sendrecv (default: all)",
+      opt_ops, offsetof(struct collective_config, ops) },
+    { "sizes", 0, "LIST",
+      "Bytes each operation moves (nccl-tests' size), 4 B to 1 GiB (default: 8,1K,64K,1M,16M,"
+      "64M)", opt_sizes, offsetof(struct collective_config, sizes) },
+    { "runs", 0, "N", "Timed calls per figure (default: 10)", clb_opt_positive,
+      offsetof(struct collective_config, runs) },
+    { "warmup", 0, "N", "Untimed calls first (default: 2)", clb_opt_uint,
+      offsetof(struct collective_config, warmup) },
+    { "host-buffers", 0, NULL,
+      "Host memory only; by default each rank's buffers live on its device (the selected "
+      "device at its local rank) and each call reads them to the host, runs MPI and writes "
+      "the result back", NULL, offsetof(struct collective_config, host_buffers) },
+    { "output", 'o', "FILE", "Also write the results to FILE.json or FILE.csv (rank 0)",
+      clb_opt_string, offsetof(struct collective_config, output) },
+    { 0 },
+};
+
+static void collective_defaults(void *config)
+{
+    struct collective_config *c = config;
+    static const uint64_t sizes[] = { 8, 1 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20 };
+
+    c->runs = 10;
+    c->warmup = 2;
+    for (size_t i = 0; clb_collective_ops[i]; i++)
+        c->ops.v[c->ops.n++] = clb_collective_ops[i];
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        c->sizes.v[c->sizes.n++] = sizes[i];
+}
+
+static int write_report(FILE *out, enum clb_format fmt, const void *report)
+{
+    return clb_micro_write(out, fmt, report);
+}
+
+static int collective_main(void *config, int n_operands, char **operands)
+{
+    struct collective_config *cfg = config;
+    struct clb_selection sel = { 0 };
+    struct clb_micro_results res = { 0 };
+    struct clb_mpi_world w;
+    struct clb_cl_env env = { 0 };
+    struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
+                                 .started = time(NULL) };
+    struct clb_error e = { "" };
+    bool have_env = false;
+    int rc = CLB_EXIT_OK;
+
+    (void)n_operands;
+    (void)operands;
+    if (!clb_mpi_built()) {
+        fprintf(stderr, "clbench collective: this clbench was built without MPI (install "
+                        "libopenmpi-dev and rebuild)\n");
+        return CLB_EXIT_USAGE;
+    }
+    if (cfg->output && clb_format_from_path(cfg->output) < 0) {
+        fprintf(stderr, "clbench collective: option --output: '%s' must end in .json or .csv\n",
+                cfg->output);
+        return CLB_EXIT_USAGE;
+    }
+    if (clb_mpi_start(&w, &e)) {
+        clb_report_error(&e);
+        return CLB_EXIT_FAILURE;
+    }
+    if (!cfg->host_buffers) {
+        /* Each rank its own device: the selected one at its rank on this node. */
+        rc = clb_selection_open(&cfg->common, &sel);
+        if (rc == CLB_EXIT_OK && sel.n_devices) {
+            const struct clb_device *d = sel.devices[w.local_rank % (int)sel.n_devices];
+            have_env = clb_cl_env_init(&env, d->id, false, &e) == 0;
+            if (!have_env)
+                clb_report_error(&e);
+        }
+    }
+    if (!clb_mpi_all(rc == CLB_EXIT_OK && (cfg->host_buffers || have_env))) {
+        if (w.rank == 0 && rc == CLB_EXIT_OK)
+            fprintf(stderr, "clbench collective: a rank has no device to hold its buffers "
+                            "(use --host-buffers)\n");
+        rc = rc == CLB_EXIT_OK ? CLB_EXIT_FAILURE : rc;
+        goto done;
+    }
+    clb_interrupt_install();
+    struct clb_collective_options opt = {
+        .ops = cfg->ops.v, .n_ops = cfg->ops.n, .bytes = cfg->sizes.v, .n_sizes = cfg->sizes.n,
+        .runs = cfg->runs, .warmup = cfg->warmup,
+        .device = have_env ? sel.devices[w.local_rank % (int)sel.n_devices] : NULL,
+        .env = have_env ? &env : NULL,
+    };
+    if (w.rank == 0 && isatty(STDERR_FILENO))
+        fprintf(stderr, "collective: %d rank%s, %s buffers ...\n", w.size, w.size == 1 ? "" : "s",
+                have_env ? "device" : "host");
+    clb_collective_run(&w, &opt, &res);
+    for (size_t i = 0; i < res.n_rows; i++)
+        if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)
+            rc = CLB_EXIT_FAILURE;
+    if (w.rank == 0) {
+        struct clb_run_record *record = clb_run_record_capture(NULL, 0);
+        if (!record) {
+            rc = CLB_EXIT_FAILURE;
+            goto done;
+        }
+        meta.record = record;
+        meta.complete = !clb_interrupted();
+        meta.signal = clb_interrupt_signal();
+        struct clb_micro_report report = { .meta = &meta, .results = &res,
+                                           .devices = opt.device ? sel.devices : NULL,
+                                           .n_devices = opt.device ? sel.n_devices : 0,
+                                           .runs = cfg->runs };
+        rc = clb_emit_report(cfg->output, cfg->common.format, write_report, &report, rc,
+                             meta.signal);
+        free(record);
+    }
+done:
+    clb_micro_results_finish(&res);
+    if (have_env)
+        clb_cl_env_finish(&env);
+    if (sel.inv)
+        clb_selection_close(&sel);
+    clb_mpi_stop();
+    return rc;
+}
+
+const struct clb_command clb_cmd_collective = {
+    .name = "collective",
+    .summary = "MPI collectives across the ranks of mpirun or srun (allreduce, allgather, "
+               "reduce-scatter, broadcast, sendrecv): algbw and busbw as nccl-tests, verified.",
+    .usage = "",
+    .options = collective_options,
+    .config_size = sizeof(struct collective_config),
+    .defaults = collective_defaults,
+    .run = collective_main,
+};
