@@ -170,6 +170,8 @@ static int collective_main(void *config, int n_operands, char **operands)
         fprintf(stderr, "collective: %d rank%s, %s buffers ...\n", w.size, w.size == 1 ? "" : "s",
                 have_env ? "device" : "host");
     clb_collective_run(&w, &opt, &res);
+    /* A signal on any rank stopped every rank: rank 0 reports it. */
+    const int signal = clb_mpi_max(clb_interrupt_signal());
     for (size_t i = 0; i < res.n_rows; i++)
         if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)
             rc = CLB_EXIT_FAILURE;
@@ -180,8 +182,8 @@ static int collective_main(void *config, int n_operands, char **operands)
             goto done;
         }
         meta.record = record;
-        meta.complete = !clb_interrupted();
-        meta.signal = clb_interrupt_signal();
+        meta.complete = signal == 0;
+        meta.signal = signal;
         struct clb_micro_report report = { .meta = &meta, .results = &res,
                                            .devices = opt.device ? sel.devices : NULL,
                                            .n_devices = opt.device ? sel.n_devices : 0,

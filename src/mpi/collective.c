@@ -45,16 +45,37 @@ void clb_collective_shape(const char *op, uint64_t bytes, int n, uint64_t *count
 
 float clb_collective_value(int r, uint64_t i)
 {
-    return (float)(r + 1) + (float)(i % 1021) * 0.25f;
+    /* Rank r's pattern is rank 0's rotated by 7 r: no rank's block is another's, shifted. */
+    return (float)(r + 1) + (float)((i + 7 * (uint64_t)r) % 1021) * 0.25f;
 }
 
 #if HAVE_MPI
 #include <mpi.h>
 
-/* The fp32 sum over n ranks of clb_collective_value(., i): exact (multiples of 1/4 below 2^22). */
-static float sum_of(int n, uint64_t i)
+enum op { ALLREDUCE, ALLGATHER, REDUCE_SCATTER, BROADCAST, SENDRECV };
+
+static enum op op_of(const char *name)
 {
-    return (float)n * (float)(n + 1) / 2.0f + (float)n * (float)(i % 1021) * 0.25f;
+    return !strcmp(name, "allreduce")        ? ALLREDUCE
+           : !strcmp(name, "allgather")      ? ALLGATHER
+           : !strcmp(name, "reduce-scatter") ? REDUCE_SCATTER
+           : !strcmp(name, "broadcast")      ? BROADCAST
+                                             : SENDRECV;
+}
+
+/*
+ * sums[k]: the fp32 sum over n ranks of clb_collective_value(., i) for
+ * i mod 1021 = k, exact while it stays below 2^22 (multiples of 1/4):
+ * up to CLB_COLLECTIVE_MAX_RANKS ranks.
+ */
+static void sums_init(float sums[1021], int n)
+{
+    for (int k = 0; k < 1021; k++) {
+        float s = 0.0f;
+        for (int r = 0; r < n; r++)
+            s += clb_collective_value(r, (uint64_t)k);
+        sums[k] = s;
+    }
 }
 
 struct buffers {
@@ -74,15 +95,13 @@ static void buffers_free(struct buffers *b)
     memset(b, 0, sizeof(*b));
 }
 
-static int buffers_alloc(struct buffers *b, const char *op, uint64_t count, int n,
+static int buffers_alloc(struct buffers *b, enum op op, uint64_t count, int n,
                          const struct clb_collective_options *opt, char *why, size_t len)
 {
     cl_int err = CL_SUCCESS;
 
-    memset(b, 0, sizeof(*b));
-    b->send_n = !strcmp(op, "reduce-scatter") ? count * (uint64_t)n : count;
-    b->recv_n = !strcmp(op, "allgather") ? count * (uint64_t)n
-                : !strcmp(op, "broadcast") ? 0 : count;
+    b->send_n = op == REDUCE_SCATTER ? count * (uint64_t)n : count;
+    b->recv_n = op == ALLGATHER ? count * (uint64_t)n : op == BROADCAST ? 0 : count;
     b->send = malloc(b->send_n * sizeof(float));
     b->recv = b->recv_n ? malloc(b->recv_n * sizeof(float)) : NULL;
     if (!b->send || (b->recv_n && !b->recv)) {
@@ -103,14 +122,15 @@ static int buffers_alloc(struct buffers *b, const char *op, uint64_t count, int 
     return 0;
 }
 
-/* Fills this rank's input (host, then device) and marks the output unwritten. */
-static int fill(struct buffers *b, const char *op, int rank,
-                const struct clb_collective_options *opt)
+/*
+ * This rank's input (host, then device) and its output marked unwritten
+ * (NaN, which equals nothing): called before the first call and again
+ * before the call that is checked, so a call that writes nothing shows.
+ */
+static int fill(struct buffers *b, enum op op, int rank, const struct clb_collective_options *opt)
 {
-    const bool bcast = !strcmp(op, "broadcast");
-
     for (uint64_t i = 0; i < b->send_n; i++)
-        b->send[i] = bcast && rank != 0 ? NAN : clb_collective_value(rank, i);
+        b->send[i] = op == BROADCAST && rank != 0 ? NAN : clb_collective_value(rank, i);
     for (uint64_t i = 0; i < b->recv_n; i++)
         b->recv[i] = NAN;
     if (!opt->env)
@@ -123,77 +143,85 @@ static int fill(struct buffers *b, const char *op, int rank,
     return err == CL_SUCCESS ? 0 : -1;
 }
 
-static int op_call(const char *op, struct buffers *b, uint64_t count, const struct clb_mpi_world *w)
+static void op_call(enum op op, struct buffers *b, uint64_t count, const struct clb_mpi_world *w)
 {
     const int c = (int)count;
 
-    if (!strcmp(op, "allreduce"))
-        return MPI_Allreduce(b->send, b->recv, c, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-    if (!strcmp(op, "allgather"))
-        return MPI_Allgather(b->send, c, MPI_FLOAT, b->recv, c, MPI_FLOAT, MPI_COMM_WORLD);
-    if (!strcmp(op, "reduce-scatter"))
-        return MPI_Reduce_scatter_block(b->send, b->recv, c, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-    if (!strcmp(op, "broadcast"))
-        return MPI_Bcast(b->send, c, MPI_FLOAT, 0, MPI_COMM_WORLD);
-    /* sendrecv: a ring, each rank to the next and from the previous. */
-    return MPI_Sendrecv(b->send, c, MPI_FLOAT, (w->rank + 1) % w->size, 7, b->recv, c, MPI_FLOAT,
-                        (w->rank + w->size - 1) % w->size, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    /* MPI errors are fatal (MPI_ERRORS_ARE_FATAL): the launcher ends every rank. */
+    switch (op) {
+    case ALLREDUCE:
+        MPI_Allreduce(b->send, b->recv, c, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case ALLGATHER:
+        MPI_Allgather(b->send, c, MPI_FLOAT, b->recv, c, MPI_FLOAT, MPI_COMM_WORLD);
+        break;
+    case REDUCE_SCATTER:
+        MPI_Reduce_scatter_block(b->send, b->recv, c, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case BROADCAST:
+        MPI_Bcast(b->send, c, MPI_FLOAT, 0, MPI_COMM_WORLD);
+        break;
+    case SENDRECV: /* a ring, each rank to the next and from the previous */
+        MPI_Sendrecv(b->send, c, MPI_FLOAT, (w->rank + 1) % w->size, 7, b->recv, c, MPI_FLOAT,
+                     (w->rank + w->size - 1) % w->size, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        break;
+    }
 }
 
 /*
- * One call: device buffers to host, the operation, the result back to the
- * device. *mpi_s and *path_s: the MPI part and the whole path, this rank.
+ * One call, every rank together: the device buffer to host memory, a
+ * barrier (so MPI's time holds no other rank's copy), the operation, the
+ * result back to the device. *mpi_s and *path_s: the MPI part and the whole,
+ * on this rank. An OpenCL error still makes every MPI call (with stale
+ * data), so the ranks stay in step, and is reported after.
  */
-static int call(const char *op, struct buffers *b, uint64_t count, const struct clb_mpi_world *w,
+static int call(enum op op, struct buffers *b, uint64_t count, const struct clb_mpi_world *w,
                 const struct clb_collective_options *opt, double *mpi_s, double *path_s,
                 char *why, size_t len)
 {
     const double t0 = MPI_Wtime();
     cl_int err = CL_SUCCESS;
 
-    if (opt->env)
+    if (opt->env) {
         err = clEnqueueReadBuffer(opt->env->queue, b->dsend, CL_TRUE, 0,
                                   b->send_n * sizeof(float), b->send, 0, NULL, NULL);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
     const double t1 = MPI_Wtime();
-    int rc = err == CL_SUCCESS ? op_call(op, b, count, w) : MPI_SUCCESS;
+    op_call(op, b, count, w);
     const double t2 = MPI_Wtime();
-    if (opt->env && err == CL_SUCCESS && rc == MPI_SUCCESS) {
+    if (opt->env && err == CL_SUCCESS) {
         /* broadcast works in place: its result is the send buffer. */
-        err = b->recv_n ? clEnqueueWriteBuffer(opt->env->queue, b->drecv, CL_TRUE, 0,
-                                               b->recv_n * sizeof(float), b->recv, 0, NULL,
-                                               NULL)
-                        : clEnqueueWriteBuffer(opt->env->queue, b->dsend, CL_TRUE, 0,
-                                               b->send_n * sizeof(float), b->send, 0, NULL,
-                                               NULL);
+        err = clEnqueueWriteBuffer(opt->env->queue, b->recv_n ? b->drecv : b->dsend, CL_TRUE, 0,
+                                   (b->recv_n ? b->recv_n : b->send_n) * sizeof(float),
+                                   b->recv_n ? b->recv : b->send, 0, NULL, NULL);
         if (err == CL_SUCCESS)
             err = clFinish(opt->env->queue);
     }
+    const char *fault = getenv("CLBENCH_TEST_ERROR_RANK"); /* test hook: a device error */
+    if (fault && atoi(fault) == w->rank)
+        err = CL_OUT_OF_RESOURCES;
     *mpi_s = t2 - t1;
     *path_s = MPI_Wtime() - t0;
     if (err != CL_SUCCESS) {
         snprintf(why, len, "OpenCL error %d moving the buffers", (int)err);
         return -1;
     }
-    if (rc != MPI_SUCCESS) {
-        char msg[MPI_MAX_ERROR_STRING];
-        int n = 0;
-        MPI_Error_string(rc, msg, &n);
-        snprintf(why, len, "%s: %.*s", op, n, msg);
-        return -1;
-    }
     return 0;
 }
 
 /* This rank's result, read back from the device when it is there; -1 with why when wrong. */
-static int verify(const char *op, struct buffers *b, uint64_t count, const struct clb_mpi_world *w,
-                  const struct clb_collective_options *opt, char *why, size_t len)
+static int verify(enum op op, struct buffers *b, uint64_t count, const struct clb_mpi_world *w,
+                  const struct clb_collective_options *opt, const float sums[1021], char *why,
+                  size_t len)
 {
-    const bool bcast = !strcmp(op, "broadcast");
-    float *out = bcast ? b->send : b->recv;
-    const uint64_t n_out = bcast ? b->send_n : b->recv_n;
+    float *out = op == BROADCAST ? b->send : b->recv;
+    const uint64_t n_out = op == BROADCAST ? b->send_n : b->recv_n;
+    const int prev = (w->rank + w->size - 1) % w->size;
 
-    if (opt->env && clEnqueueReadBuffer(opt->env->queue, bcast ? b->dsend : b->drecv, CL_TRUE, 0,
-                                        n_out * sizeof(float), out, 0, NULL, NULL) != CL_SUCCESS) {
+    if (opt->env && clEnqueueReadBuffer(opt->env->queue, op == BROADCAST ? b->dsend : b->drecv,
+                                        CL_TRUE, 0, n_out * sizeof(float), out, 0, NULL,
+                                        NULL) != CL_SUCCESS) {
         snprintf(why, len, "reading the result back from the device failed");
         return -1;
     }
@@ -201,17 +229,24 @@ static int verify(const char *op, struct buffers *b, uint64_t count, const struc
     if (fail && atoi(fail) == w->rank)
         out[n_out / 2] += 1.0f;
     for (uint64_t i = 0; i < n_out; i++) {
-        float want;
-        if (!strcmp(op, "allreduce"))
-            want = sum_of(w->size, i);
-        else if (!strcmp(op, "allgather"))
+        float want = 0.0f;
+        switch (op) {
+        case ALLREDUCE:
+            want = sums[i % 1021];
+            break;
+        case ALLGATHER:
             want = clb_collective_value((int)(i / count), i % count);
-        else if (!strcmp(op, "reduce-scatter"))
-            want = sum_of(w->size, (uint64_t)w->rank * count + i);
-        else if (bcast)
+            break;
+        case REDUCE_SCATTER:
+            want = sums[((uint64_t)w->rank * count + i) % 1021];
+            break;
+        case BROADCAST:
             want = clb_collective_value(0, i);
-        else
-            want = clb_collective_value((w->rank + w->size - 1) % w->size, i);
+            break;
+        case SENDRECV:
+            want = clb_collective_value(prev, i);
+            break;
+        }
         if (!(out[i] == want)) {
             snprintf(why, len, "element %llu is %g, expected %g", (unsigned long long)i,
                      (double)out[i], (double)want);
@@ -221,7 +256,7 @@ static int verify(const char *op, struct buffers *b, uint64_t count, const struc
     return 0;
 }
 
-/* Every rank learns the first (lowest) rank's message when any failed. */
+/* Every rank learns the first (lowest) failing rank's message, if any failed. */
 static bool agree(const struct clb_mpi_world *w, bool ok, const char *why, char *out, size_t len)
 {
     int mine = ok ? w->size : w->rank, first = w->size;
@@ -237,60 +272,76 @@ static bool agree(const struct clb_mpi_world *w, bool ok, const char *why, char 
     return false;
 }
 
+/*
+ * One (op, size) on every rank: the same sequence of MPI calls on each,
+ * whatever fails where (a failure is agreed on, then every rank stops the
+ * row together).
+ */
 static void one(const struct clb_mpi_world *w, const struct clb_collective_options *opt,
-                const char *op, uint64_t bytes, struct clb_micro_results *out)
+                const char *name, uint64_t count, uint64_t moved, struct clb_micro_results *out)
 {
+    const enum op op = op_of(name);
+    struct clb_micro_row scratch = { 0 };
     struct clb_micro_row *row = clb_micro_add(out, opt->device, "collective", "gbps");
+    const bool lost = !row; /* still takes part, so the other ranks are not left waiting */
     struct buffers b = { 0 };
-    uint64_t count, moved;
     char why[256] = "", size_s[32];
     double *path = NULL;
+    float sums[1021];
 
-    if (!row)
-        return;
-    clb_collective_shape(op, bytes, w->size, &count, &moved);
+    if (lost)
+        row = &scratch;
     clb_format_bytes(moved, size_s, sizeof(size_s));
-    snprintf(row->case_, sizeof(row->case_), "%s %s", op, size_s);
+    snprintf(row->case_, sizeof(row->case_), "%s %s", name, size_s);
     row->backend = "mpi";
     row->ranks = w->size;
     row->work = (double)moved; /* so the summary's figure is algbw; busbw follows */
-    bool ok = count <= 0x7fffffff &&
+    bool ok = !lost && w->size <= CLB_COLLECTIVE_MAX_RANKS && count <= 0x7fffffff &&
               buffers_alloc(&b, op, count, w->size, opt, why, sizeof(why)) == 0 &&
               (row->times_s = calloc(opt->runs, sizeof(double))) &&
               (path = calloc(opt->runs, sizeof(double)));
+    if (!ok && !why[0])
+        snprintf(why, sizeof(why), w->size > CLB_COLLECTIVE_MAX_RANKS
+                                       ? "more ranks than the check's exact sums allow"
+                                       : count > 0x7fffffff ? "more than 2^31 elements"
+                                                            : "out of host memory");
     if (ok && fill(&b, op, w->rank, opt)) {
         snprintf(why, sizeof(why), "writing the input to the device failed");
         ok = false;
-    } else if (!ok && !why[0]) {
-        snprintf(why, sizeof(why), count > 0x7fffffff ? "more than 2^31 elements"
-                                                      : "out of host memory");
     }
     if (!agree(w, ok, why, row->reason, sizeof(row->reason))) {
         row->status = CLB_ROW_ERROR;
         goto done;
     }
+    sums_init(sums, w->size);
     const char *kill_rank = getenv("CLBENCH_TEST_KILL_RANK"); /* test hook: a rank dies */
-    for (unsigned i = 0; i < opt->warmup + opt->runs && ok; i++) {
+    /* The timed calls, then one more on reset outputs: the one checked. */
+    for (unsigned i = 0; i <= opt->warmup + opt->runs; i++) {
+        const bool checked = i == opt->warmup + opt->runs;
         double t[2], slowest[2];
+        if (checked && fill(&b, op, w->rank, opt)) {
+            snprintf(why, sizeof(why), "writing the input to the device failed");
+            ok = false;
+        }
         MPI_Barrier(MPI_COMM_WORLD);
         if (kill_rank && atoi(kill_rank) == w->rank && i == opt->warmup)
             raise(SIGKILL);
-        ok = call(op, &b, count, w, opt, &t[0], &t[1], why, sizeof(why)) == 0;
+        ok = call(op, &b, count, w, opt, &t[0], &t[1], why, sizeof(why)) == 0 && ok;
         MPI_Allreduce(t, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (!agree(w, ok, why, row->reason, sizeof(row->reason))) {
             row->status = CLB_ROW_ERROR;
             goto done;
         }
-        if (i >= opt->warmup) {
+        if (i >= opt->warmup && !checked) {
             row->times_s[row->n_times++] = slowest[0];
             path[i - opt->warmup] = slowest[1];
         }
     }
-    ok = verify(op, &b, count, w, opt, why, sizeof(why)) == 0;
+    ok = verify(op, &b, count, w, opt, sums, why, sizeof(why)) == 0;
     clb_micro_row_summarize(row);
     row->algbw = row->value;
-    row->value *= clb_collective_bus_factor(op, w->size);
-    row->best *= clb_collective_bus_factor(op, w->size);
+    row->value *= clb_collective_bus_factor(name, w->size);
+    row->best *= clb_collective_bus_factor(name, w->size);
     if (opt->env) {
         struct clb_stats ps;
         clb_stats_compute(path, row->n_times, &ps);
@@ -304,6 +355,8 @@ static void one(const struct clb_mpi_world *w, const struct clb_collective_optio
         row->status = CLB_ROW_FAILED;
     }
 done:
+    if (lost)
+        free(scratch.times_s);
     free(path);
     buffers_free(&b);
 }
@@ -311,9 +364,23 @@ done:
 void clb_collective_run(const struct clb_mpi_world *w, const struct clb_collective_options *opt,
                         struct clb_micro_results *out)
 {
-    for (size_t o = 0; o < opt->n_ops; o++)
-        for (size_t s = 0; s < opt->n_sizes && clb_mpi_all(!clb_interrupted()); s++)
-            one(w, opt, opt->ops[o], opt->bytes[s], out);
+    for (size_t o = 0; o < opt->n_ops; o++) {
+        uint64_t done[64];
+        size_t n_done = 0;
+        for (size_t s = 0; s < opt->n_sizes && clb_mpi_all(!clb_interrupted()); s++) {
+            uint64_t count, moved;
+            bool again = false;
+            clb_collective_shape(opt->ops[o], opt->bytes[s], w->size, &count, &moved);
+            /* Two sizes that round to the same shape are one row (the same on every rank). */
+            for (size_t k = 0; k < n_done; k++)
+                again |= done[k] == moved;
+            if (again)
+                continue;
+            if (n_done < sizeof(done) / sizeof(done[0]))
+                done[n_done++] = moved;
+            one(w, opt, opt->ops[o], count, moved, out);
+        }
+    }
 }
 
 #else

@@ -28,8 +28,10 @@ int clb_mpi_start(struct clb_mpi_world *w, struct clb_error *e)
         return -1;
     }
     started = true;
-    /* A fault in one rank is reported on its row; MPI errors return, not abort. */
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    /*
+     * MPI errors stay fatal (the default handler): the launcher then ends
+     * every rank, where a returned error could leave the others waiting.
+     */
     MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &w->size);
     if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL,
@@ -66,6 +68,15 @@ bool clb_mpi_all(bool ok)
     return out;
 }
 
+int clb_mpi_max(int v)
+{
+    int out = v;
+
+    if (started)
+        MPI_Allreduce(&v, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return out;
+}
+
 #else
 
 bool clb_mpi_built(void)
@@ -88,6 +99,11 @@ void clb_mpi_stop(void)
 bool clb_mpi_all(bool ok)
 {
     return ok;
+}
+
+int clb_mpi_max(int v)
+{
+    return v;
 }
 
 #endif

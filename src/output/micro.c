@@ -116,8 +116,8 @@ static int write_collective_table(FILE *out, const struct clb_micro_results *res
 static json_t *config_json(const struct clb_micro_row *row, bool measured)
 {
     if (row->ranks)
-        return json_pack("{s:i, s:s}", "ranks", row->ranks, "buffers",
-                         row->device ? "device" : "host");
+        return json_pack("{s:i, s:s, s:f}", "ranks", row->ranks, "buffers",
+                         row->device ? "device" : "host", "bytes_per_call", row->work);
     if (!strcmp(row->benchmark, "peak") && row->width)
         return json_pack("{s:I}", "width", (json_int_t)row->width);
     if (!strcmp(row->benchmark, "bandwidth") && measured && row->work > 0)

@@ -2,8 +2,13 @@
 # `clbench collective` as ranks of mpirun on this machine (pocl, one thread
 # per rank). Modes:
 #   verified NP BUFFERS  every operation at 1, 3 and 1000003 floats on NP
-#                        ranks: one row each, every one verified on every
-#                        rank, busbw = algbw x nccl-tests' factor
+#                        (2 or 3) ranks: one row each (allgather's and
+#                        reduce-scatter's 1 and 3 round to one shape), every
+#                        one verified on every rank, busbw = algbw x
+#                        nccl-tests' factor
+#   error                a device error on one rank (test hook) ends each
+#                        row as an error naming the rank, on every rank
+#                        together: exit 1, no hang
 #   fail                 a rank whose result is wrong (test hook) fails its
 #                        rows, named by rank, and the run exits 1
 #   kill                 a rank killed mid-run ends the run, non-zero, well
@@ -46,9 +51,10 @@ verified)
         def factor: if startswith("allreduce") then 2 * ($n - 1) / $n
                     elif startswith("allgather") or startswith("reduce-scatter") then ($n - 1) / $n
                     else 1 end;
-        (.results | length == 15 and all(.[];
+        (.results | length == 13 and all(.[];
             .benchmark == "collective" and .backend == "mpi" and .ranks == $n and
-            .status == "ok" and .verified and .config == {ranks: $n, buffers: $b} and
+            .status == "ok" and .verified and
+            .config == {ranks: $n, buffers: $b, bytes_per_call: .work_per_call} and
             (.gbps - .algbw_gbps * (.case | factor) | fabs) <= 1e-9 * .algbw_gbps + 1e-12 and
             (if $b == "device" then .path_median_s >= .time.median_s else .path_median_s == null end)))
         and ([.results[].case] | map(split(" ")[0]) | unique | length == 5)
@@ -68,6 +74,14 @@ fail)
     [ "$(grep -c 'failed: rank 1 on .*: element 1 is' "$tmp/out")" = 2 ] ||
         fail "the wrong rows are not marked with their rank"
     ;;
+error)
+    CLBENCH_TEST_ERROR_RANK=2 run 3 --host-buffers --op allreduce,broadcast --sizes 12,1K --runs 2
+    rc=$?
+    [ $rc != 124 ] || fail "an error on one rank made the run hang"
+    [ $rc = 1 ] || fail "an error on rank 2 exited $rc, not 1"
+    [ "$(grep -c 'error: rank 2 on .*: OpenCL error' "$tmp/out")" = 4 ] ||
+        fail "the rows do not name the rank that failed"
+    ;;
 kill)
     start=$(date +%s)
     CLBENCH_TEST_KILL_RANK=1 run 3 --host-buffers --op allreduce --sizes 12 --runs 2
@@ -76,9 +90,10 @@ kill)
     [ $rc != 0 ] || fail "a killed rank left exit status 0"
     [ $rc != 124 ] || fail "a killed rank made the run hang (killed by the timeout)"
     [ $took -le 60 ] || fail "a killed rank took ${took}s to end the run"
+    grep -q 'rank 1 .*signal 9' "$tmp/err" || fail "mpirun did not report rank 1 killed"
     ;;
 *)
-    echo "usage: collective.sh CLBENCH MPIRUN verified|fail|kill" >&2
+    echo "usage: collective.sh CLBENCH MPIRUN verified|fail|error|kill" >&2
     exit 99 ;;
 esac
 echo PASS

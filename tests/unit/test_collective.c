@@ -1,11 +1,14 @@
 /*
  * The arithmetic behind `clbench collective` (clbench/mpi/collective.h):
  * nccl-tests' bus bandwidth factors, the bytes an operation moves for a
- * requested size, and the input values whose fp32 sums over any number of
- * ranks, in any order, are exact (so every element can be checked with ==).
+ * requested size, and the input values whose fp32 sums over up to
+ * CLB_COLLECTIVE_MAX_RANKS ranks, in any order, are exact (so every element
+ * can be checked with ==) and whose blocks show when taken from the wrong
+ * rank or offset.
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -58,22 +61,39 @@ static void shapes(void **state)
 static void sums_are_exact(void **state)
 {
     (void)state;
-    for (int n = 1; n <= 256; n = n < 8 ? n + 1 : n * 2) {
-        for (uint64_t i = 0; i < 3000; i += 7) {
+    for (int n = 1; n <= CLB_COLLECTIVE_MAX_RANKS; n = n < 8 ? n + 1 : n * 2) {
+        for (uint64_t i = 0; i < 3000; i += n < 256 ? 7 : 331) {
             float up = 0.0f, down = 0.0f;
             double exact = 0.0;
             for (int r = 0; r < n; r++) {
                 up += clb_collective_value(r, i);
                 down += clb_collective_value(n - 1 - r, i);
-                exact += (double)(r + 1) + (double)(i % 1021) * 0.25;
+                exact += (double)(r + 1) + (double)((i + 7 * (uint64_t)r) % 1021) * 0.25;
             }
             assert_true(up == down);
             assert_true((double)up == exact);
         }
     }
-    /* Different ranks and elements give different values: a mixed-up one shows. */
-    assert_true(clb_collective_value(0, 0) != clb_collective_value(1, 0));
-    assert_true(clb_collective_value(0, 0) != clb_collective_value(0, 1));
+}
+
+/*
+ * Rank r's block shifted by s equals rank q's over even 8 elements only when
+ * s = -11 (r - q) mod 1021 (the header's claim): a block from the wrong
+ * rank, or from the right one at a wrong offset, shows.
+ */
+static void blocks_do_not_alias(void **state)
+{
+    (void)state;
+    for (int r = 0; r < 5; r++)
+        for (int q = 0; q < 5; q++)
+            for (uint64_t s = 0; s < 1021; s++) {
+                const uint64_t alias = (uint64_t)((1021 * 64 - 11 * (r - q)) % 1021);
+                bool same = true;
+                for (uint64_t i = 0; i < 8 && same; i++)
+                    same = clb_collective_value(r, i + s) == clb_collective_value(q, i);
+                if (s != alias)
+                    assert_false(same);
+            }
 }
 
 int main(void)
@@ -82,6 +102,7 @@ int main(void)
         cmocka_unit_test(bus_factors),
         cmocka_unit_test(shapes),
         cmocka_unit_test(sums_are_exact),
+        cmocka_unit_test(blocks_do_not_alias),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,10 +33,13 @@ void clb_collective_shape(const char *op, uint64_t bytes, int n, uint64_t *count
                           uint64_t *moved);
 
 /*
- * The value rank r contributes at element i: r + 1 + (i mod 1021) / 4, whose
- * fp32 sums over up to 256 ranks are exact in any order; a result shifted by
- * fewer than 1021 elements or taken from another rank shows.
+ * The value rank r contributes at element i: r + 1 + ((i + 7 r) mod 1021) / 4.
+ * Its fp32 sums over up to CLB_COLLECTIVE_MAX_RANKS ranks are exact in any
+ * order (multiples of 1/4 below 2^22); rank r's values shifted by s elements
+ * match rank q's only for s = -11 (r - q) mod 1021 (and then not across a
+ * wrap of the pattern), so a block from the wrong rank or offset shows.
  */
+#define CLB_COLLECTIVE_MAX_RANKS 2048
 float clb_collective_value(int r, uint64_t i);
 
 struct clb_collective_options {
@@ -58,7 +61,10 @@ struct clb_collective_options {
  * Runs every (op, size) on every rank of w, which must all call it with the
  * same options; appends one row per (op, size) on every rank (benchmark
  * "collective", backend "mpi", metric "gbps" = busbw, from the slowest
- * rank's time of each call). Faults land in rows.
+ * rank's time of each call; sizes that round to the same shape run once).
+ * After the timed calls, one more call on outputs reset to NaN is the one
+ * every rank checks. Faults land in rows, agreed on by every rank; an MPI
+ * error ends the job (MPI's default handler), as a dead rank does.
  */
 void clb_collective_run(const struct clb_mpi_world *w, const struct clb_collective_options *opt,
                         struct clb_micro_results *out);

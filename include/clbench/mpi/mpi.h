@@ -29,7 +29,10 @@ int clb_mpi_start(struct clb_mpi_world *w, struct clb_error *e);
 /* MPI_Finalize when started; safe to call anyway. */
 void clb_mpi_stop(void);
 
-/* Logical and over every rank of `ok` (true alone, or without MPI started). */
+/* Logical and over every rank of `ok` (this rank's alone without MPI started). */
 bool clb_mpi_all(bool ok);
+
+/* The largest `v` over every rank (this rank's alone without MPI started). */
+int clb_mpi_max(int v);
 
 #endif
