@@ -42,11 +42,6 @@ struct own_state {
 static const char *const own_param_names[] = { "VARIANT", "TM", "VW", "NV", "LX",
                                                "LY",      "KC", "KW", NULL };
 
-static bool is_cpu(const struct clb_device *dev)
-{
-    return (clb_device_u64(dev, CLB_PROP_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
-}
-
 static unsigned round_down_pow2(unsigned long v)
 {
     unsigned p = 1;
@@ -70,13 +65,16 @@ static void own_defaults(const struct clb_device *dev, enum clb_precision p,
     const unsigned es = (unsigned)clb_precision_bytes(p);
     const uint64_t wg = clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE);
 
-    if (is_cpu(dev)) {
+    if (clb_device_is_cpu(dev)) {
         uint64_t vw = clb_device_u64(dev, p == CLB_FP64 ? CLB_PROP_PREF_VEC_DOUBLE
                                                         : CLB_PROP_PREF_VEC_FLOAT);
         vw = vw >= 16 ? 16 : vw >= 8 ? 8 : 4;
         const unsigned regs = vw * es >= 64 ? 32 : 16;
-        const unsigned long l1 = clb_cpu_cache_bytes(1) ? clb_cpu_cache_bytes(1) : 32768;
-        const unsigned long l2 = clb_cpu_cache_bytes(2) ? clb_cpu_cache_bytes(2) : 1 << 20;
+        unsigned long l1 = clb_cpu_cache_bytes(1), l2 = clb_cpu_cache_bytes(2);
+        if (!l1)
+            l1 = 32768; /* sysfs unreadable: typical sizes */
+        if (!l2)
+            l2 = 1 << 20;
         struct own_params o = { .variant = OWN_PACKED, .vw = (unsigned)vw, .nv = 2, .ly = 1 };
         o.tm = (regs - 2 * o.nv) / o.nv; /* accumulators, B's vectors and a broadcast */
         if (o.tm > 12)
@@ -454,7 +452,6 @@ static int own_download(void *state, void *c, struct clb_error *e)
     return clb_gemm_buffers_download(&s->m, s->env->queue, s->data, c, e);
 }
 
-/* The panels of A and B, padded by at most 15 rows and 63 columns (bounds of TM and TN). */
 /* The packed panels of A and B (CPU variant; tiles of up to 16 rows and 64 columns). */
 static void own_extra_bytes(const struct clb_device *dev, struct clb_gemm_shape sh,
                             enum clb_precision p, uint64_t *total, uint64_t *largest)
@@ -462,7 +459,7 @@ static void own_extra_bytes(const struct clb_device *dev, struct clb_gemm_shape 
     const uint64_t es = clb_precision_bytes(p);
     const uint64_t a = (sh.m + 15) * sh.k * es, b = (sh.n + 63) * sh.k * es;
 
-    if (!is_cpu(dev)) {
+    if (!clb_device_is_cpu(dev)) {
         *total = *largest = 0;
         return;
     }
@@ -478,16 +475,16 @@ static bool own_tuned(void *state)
 static void own_describe(void *state, char *buf, size_t len)
 {
     const struct own_params *p = &((struct own_state *)state)->p;
+    char kc[16] = "all"; /* KC = 0: all of K in one launch */
 
+    if (p->kc)
+        snprintf(kc, sizeof(kc), "%u", p->kc);
     if (p->variant == OWN_LOCAL)
         snprintf(buf, len, "local memory: TM=%u TN=%u LX=%u LY=%u KW=%u", p->tm, p->nv, p->lx,
                  p->ly, p->kw);
-    else if (p->kc)
-        snprintf(buf, len, "packed panels: TM=%u TN=%u (%u x %u) LX=%u KC=%u", p->tm,
-                 p->vw * p->nv, p->nv, p->vw, p->lx, p->kc);
     else
-        snprintf(buf, len, "packed panels: TM=%u TN=%u (%u x %u) LX=%u KC=all", p->tm,
-                 p->vw * p->nv, p->nv, p->vw, p->lx);
+        snprintf(buf, len, "packed panels: TM=%u TN=%u (%u x %u) LX=%u KC=%s", p->tm,
+                 p->vw * p->nv, p->nv, p->vw, p->lx, kc);
 }
 
 /* Few candidates (the defaults, then one change at a time): a quarter of the budget. */

@@ -424,7 +424,7 @@ static void random_xgemm(uint64_t *rng, struct clb_tune_params *p)
 static bool xgemm_candidate(const struct clb_device *dev, enum clb_precision p, size_t index,
                             uint64_t *rng, struct clb_tune_params *out)
 {
-    const bool cpu = (clb_device_u64(dev, CLB_PROP_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
+    const bool cpu = clb_device_is_cpu(dev);
     const size_t n_starts = cpu ? sizeof(cpu_starts) / sizeof(cpu_starts[0])
                                 : sizeof(gpu_starts) / sizeof(gpu_starts[0]);
 

@@ -91,7 +91,7 @@ static int stream_setup(struct stream *s, const struct clb_device *dev, struct c
     if (clb_cl_check(e, "clCreateKernel", err))
         return -1;
     /* CPUs want each work-item on contiguous data, GPUs want neighbours on neighbours. */
-    s->chunked_dot = (clb_device_u64(dev, CLB_PROP_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
+    s->chunked_dot = clb_device_is_cpu(dev);
     for (int i = 0; i < N_KERNELS; i++) {
         const char *sym = i == K_DOT && s->chunked_dot ? "clb_stream_dot_chunked" : symbols[i];
         s->k[i] = clCreateKernel(s->prog, sym, &err);

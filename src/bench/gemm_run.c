@@ -167,10 +167,8 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     const bool have_stored = !row->untuned && be->tuning && row->device && opt->stored_params &&
                              opt->stored_params(row->device, be->tuning->kernel,
                                                 data->precision, data->shape, &stored, &match);
-    const struct clb_tune_params builtin = { 0 };
-    void *state = row->untuned
-                      ? be->tuning->create_with(row->device, env, data, &builtin, &e)
-                      : be->create(row->device, env, data, have_stored ? &stored : NULL, &e);
+    /* An untuned row is the backend given no stored parameters: its built-in choice. */
+    void *state = be->create(row->device, env, data, have_stored ? &stored : NULL, &e);
     size_t cap = opt->runs;
     double t, measured = 0.0;
 

@@ -398,6 +398,11 @@ bool clb_device_bool(const struct clb_device *dev, enum clb_prop_id id)
     return clb_device_u64(dev, id) != 0;
 }
 
+bool clb_device_is_cpu(const struct clb_device *dev)
+{
+    return (clb_device_u64(dev, CLB_PROP_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
+}
+
 void clb_device_type_name(cl_device_type type, char *buf, size_t len)
 {
     static const struct {

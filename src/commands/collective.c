@@ -108,11 +108,6 @@ static void collective_defaults(void *config)
         c->sizes.v[c->sizes.n++] = sizes[i];
 }
 
-static int write_report(FILE *out, enum clb_format fmt, const void *report)
-{
-    return clb_micro_write(out, fmt, report);
-}
-
 static int collective_main(void *config, int n_operands, char **operands)
 {
     struct collective_config *cfg = config;
@@ -123,14 +118,14 @@ static int collective_main(void *config, int n_operands, char **operands)
     struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
                                  .started = time(NULL) };
     struct clb_error e = { "" };
-    bool have_env = false;
+    const struct clb_device *dev = NULL; /* this rank's, holding its buffers */
     int rc = CLB_EXIT_OK;
 
     (void)n_operands;
     (void)operands;
     if (!clb_mpi_built()) {
-        fprintf(stderr, "clbench collective: this clbench was built without MPI (install "
-                        "libopenmpi-dev and rebuild)\n");
+        clb_mpi_start(&w, &e); /* says why */
+        fprintf(stderr, "clbench collective: %s\n", e.msg);
         return CLB_EXIT_USAGE;
     }
     if (cfg->output && clb_format_from_path(cfg->output) < 0) {
@@ -146,13 +141,14 @@ static int collective_main(void *config, int n_operands, char **operands)
         /* Each rank its own device: the selected one at its rank on this node. */
         rc = clb_selection_open(&cfg->common, &sel);
         if (rc == CLB_EXIT_OK && sel.n_devices) {
-            const struct clb_device *d = sel.devices[w.local_rank % (int)sel.n_devices];
-            have_env = clb_cl_env_init(&env, d->id, false, &e) == 0;
-            if (!have_env)
+            dev = sel.devices[w.local_rank % (int)sel.n_devices];
+            if (clb_cl_env_init(&env, dev->id, false, &e)) {
                 clb_report_error(&e);
+                dev = NULL;
+            }
         }
     }
-    if (!clb_mpi_all(rc == CLB_EXIT_OK && (cfg->host_buffers || have_env))) {
+    if (!clb_mpi_all(rc == CLB_EXIT_OK && (cfg->host_buffers || dev))) {
         if (w.rank == 0 && rc == CLB_EXIT_OK)
             fprintf(stderr, "clbench collective: a rank has no device to hold its buffers "
                             "(use --host-buffers)\n");
@@ -163,38 +159,29 @@ static int collective_main(void *config, int n_operands, char **operands)
     struct clb_collective_options opt = {
         .ops = cfg->ops.v, .n_ops = cfg->ops.n, .bytes = cfg->sizes.v, .n_sizes = cfg->sizes.n,
         .runs = cfg->runs, .warmup = cfg->warmup,
-        .device = have_env ? sel.devices[w.local_rank % (int)sel.n_devices] : NULL,
-        .env = have_env ? &env : NULL,
+        .device = dev,
+        .env = dev ? &env : NULL,
     };
     if (w.rank == 0 && isatty(STDERR_FILENO))
         fprintf(stderr, "collective: %d rank%s, %s buffers ...\n", w.size, w.size == 1 ? "" : "s",
-                have_env ? "device" : "host");
+                dev ? "device" : "host");
     clb_collective_run(&w, &opt, &res);
     /* A signal on any rank stopped every rank: rank 0 reports it. */
     const int signal = clb_mpi_max(clb_interrupt_signal());
-    for (size_t i = 0; i < res.n_rows; i++)
-        if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)
-            rc = CLB_EXIT_FAILURE;
+    struct clb_micro_report report = { .meta = &meta, .results = &res,
+                                       .devices = dev ? sel.devices : NULL,
+                                       .n_devices = dev ? sel.n_devices : 0, .runs = cfg->runs,
+                                       .collective = true };
     if (w.rank == 0) {
-        struct clb_run_record *record = clb_run_record_capture(NULL, 0);
-        if (!record) {
-            rc = CLB_EXIT_FAILURE;
-            goto done;
-        }
-        meta.record = record;
-        meta.complete = signal == 0;
-        meta.signal = signal;
-        struct clb_micro_report report = { .meta = &meta, .results = &res,
-                                           .devices = opt.device ? sel.devices : NULL,
-                                           .n_devices = opt.device ? sel.n_devices : 0,
-                                           .runs = cfg->runs };
-        rc = clb_emit_report(cfg->output, cfg->common.format, write_report, &report, rc,
-                             meta.signal);
-        free(record);
+        rc = clb_micro_emit(cfg->output, cfg->common.format, &meta, signal, &report);
+    } else {
+        for (size_t i = 0; i < res.n_rows; i++) /* the same rows, agreed on: the same status */
+            if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)
+                rc = CLB_EXIT_FAILURE;
     }
 done:
     clb_micro_results_finish(&res);
-    if (have_env)
+    if (dev)
         clb_cl_env_finish(&env);
     if (sel.inv)
         clb_selection_close(&sel);

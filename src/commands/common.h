@@ -49,4 +49,16 @@ typedef int (*clb_report_writer)(FILE *out, enum clb_format fmt, const void *rep
 int clb_emit_report(const char *output, enum clb_format format, clb_report_writer write,
                     const void *report, int rc, int signal);
 
+/*
+ * The end of a command that measured micro rows (peak, bandwidth, transfer,
+ * latency, collective): captures the run record, fills meta's record,
+ * completeness and signal (the signal that cut the run short, or 0), and
+ * emits `report` (whose meta is `meta`) as clb_emit_report does. Returns the
+ * exit status: 1 when a row failed or erred, else as clb_emit_report.
+ */
+struct clb_micro_report;
+struct clb_run_meta;
+int clb_micro_emit(const char *output, enum clb_format format, struct clb_run_meta *meta,
+                   int signal, const struct clb_micro_report *report);
+
 #endif

@@ -302,8 +302,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         struct clb_gemm_row *row = &res.rows[i];
         const char *prec = clb_precision_name(row->precision);
         /* An OpenCL CPU device runs on the host's silicon: both peaks apply. */
-        const bool on_host = !row->device || (clb_device_u64(row->device, CLB_PROP_TYPE) &
-                                              CL_DEVICE_TYPE_CPU);
+        const bool on_host = !row->device || clb_device_is_cpu(row->device);
         if (row->device)
             row->device_peak_gflops = clb_micro_peak(&micro, row->device, prec);
         if (on_host)

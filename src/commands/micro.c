@@ -73,6 +73,27 @@ static int write_report(FILE *out, enum clb_format fmt, const void *report)
     return clb_micro_write(out, fmt, report);
 }
 
+int clb_micro_emit(const char *output, enum clb_format format, struct clb_run_meta *meta,
+                   int signal, const struct clb_micro_report *report)
+{
+    struct clb_run_record *record = clb_run_record_capture(NULL, 0);
+    int rc = CLB_EXIT_OK;
+
+    if (!record)
+        return CLB_EXIT_FAILURE;
+    meta->record = record;
+    meta->complete = signal == 0;
+    meta->signal = signal;
+    for (size_t i = 0; i < report->results->n_rows; i++)
+        if (report->results->rows[i].status == CLB_ROW_FAILED ||
+            report->results->rows[i].status == CLB_ROW_ERROR)
+            rc = CLB_EXIT_FAILURE;
+    rc = clb_emit_report(output, format, write_report, report, rc, signal);
+    meta->record = NULL;
+    free(record);
+    return rc;
+}
+
 static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
 {
     struct clb_selection sel;
@@ -117,27 +138,13 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
         fn(sel.devices[i], &env, &opt, &res);
         clb_cl_env_finish(&env);
     }
-    struct clb_run_record *record = clb_run_record_capture(NULL, 0);
-    if (!record) {
-        clb_micro_results_finish(&res);
-        clb_selection_close(&sel);
-        return CLB_EXIT_FAILURE;
-    }
-    meta.record = record;
-    meta.complete = !clb_interrupted();
-    meta.signal = clb_interrupt_signal();
     struct clb_micro_report report = { .meta = &meta, .results = &res, .devices = sel.devices,
                                        .n_devices = sel.n_devices, .runs = cfg->runs,
                                        .verbose = cfg->verbose };
-    rc = CLB_EXIT_OK;
-    for (size_t i = 0; i < res.n_rows; i++)
-        if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)
-            rc = CLB_EXIT_FAILURE;
-    rc = clb_emit_report(cfg->output, cfg->common.format, write_report, &report, rc,
-                         meta.signal);
+    rc = clb_micro_emit(cfg->output, cfg->common.format, &meta, clb_interrupt_signal(),
+                        &report);
     clb_micro_results_finish(&res);
     clb_selection_close(&sel);
-    free(record);
     return rc;
 }
 

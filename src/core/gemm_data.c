@@ -1,8 +1,5 @@
 #include <CL/cl_half.h>
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "clbench/core/gemm_data.h"
 #include "clbench/util/rng.h"

@@ -172,12 +172,13 @@ static void op_call(enum op op, struct buffers *b, uint64_t count, const struct 
  * One call, every rank together: the device buffer to host memory, a
  * barrier (so MPI's time holds no other rank's copy), the operation, the
  * result back to the device. *mpi_s and *path_s: the MPI part and the whole,
- * on this rank. An OpenCL error still makes every MPI call (with stale
- * data), so the ranks stay in step, and is reported after.
+ * on this rank. An OpenCL error (or `fault`, the test hook's) still makes
+ * every MPI call (with stale data), so the ranks stay in step, and is
+ * reported after.
  */
 static int call(enum op op, struct buffers *b, uint64_t count, const struct clb_mpi_world *w,
-                const struct clb_collective_options *opt, double *mpi_s, double *path_s,
-                char *why, size_t len)
+                const struct clb_collective_options *opt, bool fault, double *mpi_s,
+                double *path_s, char *why, size_t len)
 {
     const double t0 = MPI_Wtime();
     cl_int err = CL_SUCCESS;
@@ -198,8 +199,7 @@ static int call(enum op op, struct buffers *b, uint64_t count, const struct clb_
         if (err == CL_SUCCESS)
             err = clFinish(opt->env->queue);
     }
-    const char *fault = getenv("CLBENCH_TEST_ERROR_RANK"); /* test hook: a device error */
-    if (fault && atoi(fault) == w->rank)
+    if (fault)
         err = CL_OUT_OF_RESOURCES;
     *mpi_s = t2 - t1;
     *path_s = MPI_Wtime() - t0;
@@ -278,7 +278,8 @@ static bool agree(const struct clb_mpi_world *w, bool ok, const char *why, char 
  * row together).
  */
 static void one(const struct clb_mpi_world *w, const struct clb_collective_options *opt,
-                const char *name, uint64_t count, uint64_t moved, struct clb_micro_results *out)
+                const float sums[1021], const char *name, uint64_t count, uint64_t moved,
+                struct clb_micro_results *out)
 {
     const enum op op = op_of(name);
     struct clb_micro_row scratch = { 0 };
@@ -287,7 +288,6 @@ static void one(const struct clb_mpi_world *w, const struct clb_collective_optio
     struct buffers b = { 0 };
     char why[256] = "", size_s[32];
     double *path = NULL;
-    float sums[1021];
 
     if (lost)
         row = &scratch;
@@ -313,8 +313,10 @@ static void one(const struct clb_mpi_world *w, const struct clb_collective_optio
         row->status = CLB_ROW_ERROR;
         goto done;
     }
-    sums_init(sums, w->size);
-    const char *kill_rank = getenv("CLBENCH_TEST_KILL_RANK"); /* test hook: a rank dies */
+    /* Test hooks: a rank dies, a rank's device fails. */
+    const char *kill_rank = getenv("CLBENCH_TEST_KILL_RANK");
+    const char *error_rank = getenv("CLBENCH_TEST_ERROR_RANK");
+    const bool fault = error_rank && atoi(error_rank) == w->rank;
     /* The timed calls, then one more on reset outputs: the one checked. */
     for (unsigned i = 0; i <= opt->warmup + opt->runs; i++) {
         const bool checked = i == opt->warmup + opt->runs;
@@ -326,7 +328,7 @@ static void one(const struct clb_mpi_world *w, const struct clb_collective_optio
         MPI_Barrier(MPI_COMM_WORLD);
         if (kill_rank && atoi(kill_rank) == w->rank && i == opt->warmup)
             raise(SIGKILL);
-        ok = call(op, &b, count, w, opt, &t[0], &t[1], why, sizeof(why)) == 0 && ok;
+        ok = call(op, &b, count, w, opt, fault, &t[0], &t[1], why, sizeof(why)) == 0 && ok;
         MPI_Allreduce(t, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (!agree(w, ok, why, row->reason, sizeof(row->reason))) {
             row->status = CLB_ROW_ERROR;
@@ -364,6 +366,9 @@ done:
 void clb_collective_run(const struct clb_mpi_world *w, const struct clb_collective_options *opt,
                         struct clb_micro_results *out)
 {
+    float sums[1021];
+
+    sums_init(sums, w->size);
     for (size_t o = 0; o < opt->n_ops; o++) {
         uint64_t done[64];
         size_t n_done = 0;
@@ -378,7 +383,7 @@ void clb_collective_run(const struct clb_mpi_world *w, const struct clb_collecti
                 continue;
             if (n_done < sizeof(done) / sizeof(done[0]))
                 done[n_done++] = moved;
-            one(w, opt, opt->ops[o], count, moved, out);
+            one(w, opt, sums, opt->ops[o], count, moved, out);
         }
     }
 }

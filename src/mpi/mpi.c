@@ -37,10 +37,7 @@ int clb_mpi_start(struct clb_mpi_world *w, struct clb_error *e)
     if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL,
                             &node) == MPI_SUCCESS) {
         MPI_Comm_rank(node, &w->local_rank);
-        MPI_Comm_size(node, &w->local_size);
         MPI_Comm_free(&node);
-    } else {
-        w->local_size = 1;
     }
     if (gethostname(w->host, sizeof(w->host) - 1))
         strcpy(w->host, "unknown");

@@ -23,7 +23,7 @@ static size_t caveats(const struct clb_fit_report *r, char lines[][256], size_t 
 
     for (size_t i = 0; i < r->n_devices; i++) {
         const struct clb_fit_device *d = &r->devices[i];
-        cpu |= (clb_device_u64(d->device, CLB_PROP_TYPE) & CL_DEVICE_TYPE_CPU) != 0 ||
+        cpu |= clb_device_is_cpu(d->device) ||
                clb_device_bool(d->device, CLB_PROP_HOST_UNIFIED_MEMORY);
         small_alloc |= d->max_alloc_bytes < d->memory_bytes;
     }

@@ -237,7 +237,7 @@ int clb_micro_write(FILE *out, enum clb_format fmt, const struct clb_micro_repor
         return write_json(out, r);
     if (fmt == CLB_FORMAT_CSV)
         return write_csv(out, r);
-    if (r->results->n_rows && r->results->rows[0].ranks)
+    if (r->collective)
         return write_collective_table(out, r->results);
     return clb_micro_write_table(out, r->results, r->verbose);
 }

@@ -212,6 +212,37 @@ static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
     return false;
 }
 
+/*
+ * The file as the last lookup read it, reused while it is unchanged (a gemm
+ * run looks up every row; a store replaces the file, so it is read again).
+ * A file changed in the last second is read again anyway: file times are
+ * coarser than a rewrite of the same size in place. Kept until exit.
+ */
+static json_t *load_for_lookup(const char *path)
+{
+    static struct {
+        bool have;
+        char path[4096];
+        struct stat st;
+        json_t *root; /* NULL: missing or not a tuning cache (warned once) */
+    } memo;
+    struct stat st;
+
+    if (stat(path, &st) != 0)
+        return NULL;
+    if (memo.have && !strcmp(memo.path, path) && memo.st.st_dev == st.st_dev &&
+        memo.st.st_ino == st.st_ino && memo.st.st_size == st.st_size &&
+        memo.st.st_mtim.tv_sec == st.st_mtim.tv_sec &&
+        memo.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec && time(NULL) > st.st_mtim.tv_sec + 1)
+        return memo.root;
+    json_decref(memo.root);
+    memo.root = load(path, NULL);
+    memo.st = st;
+    snprintf(memo.path, sizeof(memo.path), "%s", path);
+    memo.have = true;
+    return memo.root;
+}
+
 bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const char *precision,
                        struct clb_gemm_shape shape, struct clb_tune_params *out,
                        struct clb_tune_match *match)
@@ -221,10 +252,8 @@ bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const c
     memset(match, 0, sizeof(*match));
     if (clb_tuning_path(path, sizeof(path)))
         return false;
-    json_t *root = load(path, NULL);
-    bool found = root && lookup(root, path, dev, kernel, precision, shape, out, match);
-    json_decref(root);
-    return found;
+    json_t *root = load_for_lookup(path);
+    return root && lookup(root, path, dev, kernel, precision, shape, out, match);
 }
 
 bool clb_tuning_lookup_text(const char *text, size_t len, const struct clb_device *dev,

@@ -148,7 +148,7 @@ static bool read_line(const char *path, char *buf, size_t len)
     return ok;
 }
 
-unsigned long clb_cpu_cache_bytes(unsigned level)
+static unsigned long read_cache_bytes(unsigned level)
 {
     char path[128], buf[64];
 
@@ -170,5 +170,20 @@ unsigned long clb_cpu_cache_bytes(unsigned level)
         return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
     }
     return 0;
+}
+
+unsigned long clb_cpu_cache_bytes(unsigned level)
+{
+    /* sysfs does not change while we run: read each level once (0 is a valid answer). */
+    static unsigned long bytes[4];
+    static bool read[4];
+
+    if (level >= 4)
+        return read_cache_bytes(level);
+    if (!read[level]) {
+        bytes[level] = read_cache_bytes(level);
+        read[level] = true;
+    }
+    return bytes[level];
 }
 

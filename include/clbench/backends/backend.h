@@ -131,8 +131,8 @@ struct clb_gemm_backend {
     /*
      * Device backends with parameters `clbench tune` can search; NULL: none.
      * Such a backend can also run "untuned" (NAME-untuned, or beside its
-     * tuned rows with --untuned: its tuning part's create_with with no
-     * parameters, the built-in choice).
+     * tuned rows with --untuned: its create given no stored parameters,
+     * the built-in choice).
      */
     const struct clb_gemm_tuning *tuning;
 };

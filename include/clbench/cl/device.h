@@ -159,6 +159,8 @@ void clb_device_free_props(struct clb_device *dev);
 
 /* Conveniences over props: 0 / "?" / false when the property is unavailable. */
 uint64_t clb_device_u64(const struct clb_device *dev, enum clb_prop_id id);
+/* Whether dev's type includes CL_DEVICE_TYPE_CPU (it runs on the host's cores). */
+bool clb_device_is_cpu(const struct clb_device *dev);
 const char *clb_device_str(const struct clb_device *dev, enum clb_prop_id id);
 bool clb_device_bool(const struct clb_device *dev, enum clb_prop_id id);
 

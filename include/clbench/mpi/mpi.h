@@ -13,7 +13,7 @@
 
 struct clb_mpi_world {
     int rank, size;             /* in MPI_COMM_WORLD */
-    int local_rank, local_size; /* among the ranks on this node (shared memory) */
+    int local_rank;             /* among the ranks on this node (shared memory) */
     char host[256];             /* this rank's node name */
 };
 

@@ -17,6 +17,7 @@ struct clb_micro_report {
     size_t n_devices;
     unsigned runs;
     bool verbose; /* peak: every vector width, not only the best */
+    bool collective; /* the rows are MPI collectives (clbench collective): their own table */
 };
 
 /* Peak, bandwidth, transfer and latency rows: table, result document, or CSV. */

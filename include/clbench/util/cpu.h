@@ -69,7 +69,8 @@ unsigned clb_cpu_count_available(void);
 /*
  * Bytes of the data (or unified) cache of `level` (1, 2, 3) that CPU 0
  * has, from Linux's sysfs; 0 when not known. Per core for L1 and L2 on
- * today's CPUs; L3 is usually shared.
+ * today's CPUs; L3 is usually shared. Read once per process (first call
+ * from the main thread).
  */
 unsigned long clb_cpu_cache_bytes(unsigned level);
 
