@@ -107,6 +107,7 @@ int main(int argc, char **argv)
         return 1;
     }
     ((struct clb_common *)config)->device = "all";
+    ((struct clb_common *)config)->straggler = 0.10;
     ((struct clb_common *)config)->argc = full_argc;
     ((struct clb_common *)config)->argv = full_argv;
     if (cmd->defaults)

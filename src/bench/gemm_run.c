@@ -1,11 +1,14 @@
 #include "clbench/bench/gemm_run.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "clbench/cl/cl.h"
 #include "clbench/util/host.h"
 #include "clbench/util/interrupt.h"
 #include "clbench/util/rng.h"
@@ -155,6 +158,14 @@ static int check_result(struct clb_gemm_row *row, void *state,
     return 0;
 }
 
+static void sleep_s(double s)
+{
+    struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+    while (nanosleep(&ts, &ts) && errno == EINTR)
+        ;
+}
+
 /* Measures one row whose inputs and reference exist; faults land in row. */
 static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt,
                     const struct clb_cl_env *env, const struct clb_gemm_data *data,
@@ -171,6 +182,7 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     void *state = be->create(row->device, env, data, have_stored ? &stored : NULL, &e);
     size_t cap = opt->runs;
     double t, measured = 0.0;
+    const bool slow = clb_fault("SLOW"); /* test hook: a straggler's timed calls take 5x */
 
     if (!state) {
         set_reason(row, CLB_ROW_ERROR, e.msg);
@@ -215,6 +227,8 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
         t = clb_now_s();
         if (be->run(state, &e))
             goto fault;
+        if (slow)
+            sleep_s(4.0 * (clb_now_s() - t) + 1e-3);
         row->times_s[row->n_times] = clb_now_s() - t;
         measured += row->times_s[row->n_times++];
     }
@@ -292,6 +306,7 @@ struct run {
     size_t n_devices;
     size_t total;                /* rows it will make */
     struct clb_gemm_results *out;
+    bool stopped;                /* a signal (any rank's, with opt->step) ended the run */
     struct clb_cl_env *envs;     /* per device, made when its first row runs */
     struct clb_error *env_err;
     int *env_state;              /* 0 untried, 1 ready, -1 failed (env_err says why) */
@@ -440,17 +455,27 @@ static void run_row(struct run *r, struct problem *pb, size_t b, size_t di)
     measure(row, opt, env, pb->data, pb->ref, pb->c);
 }
 
-/* Every row of one problem. */
+/* Whether to take the next step: the ranks' agreement (opt->step) or this process's signals. */
+static bool go_on(struct run *r)
+{
+    if (!r->stopped)
+        r->stopped = r->opt->step ? !r->opt->step(r->opt->step_ctx) : clb_interrupted();
+    return !r->stopped;
+}
+
+/* Every row of one problem: a step per backend and device slot, a row where there is a device. */
 static void run_problem(struct run *r, size_t pi, size_t si)
 {
     const struct clb_gemm_options *opt = r->opt;
+    const size_t slots = opt->device_slots > r->n_devices ? opt->device_slots : r->n_devices;
     struct problem pb;
 
     problem_init(&pb, opt, pi, si);
     for (size_t b = 0; b < opt->n_backends; b++) {
         const struct clb_gemm_backend *be = opt->backends[b];
-        for (size_t di = 0; di < (be->on_device ? r->n_devices : 1) && !clb_interrupted(); di++)
-            run_row(r, &pb, b, di);
+        for (size_t di = 0; di < (be->on_device ? slots : 1) && go_on(r); di++)
+            if (!be->on_device || di < r->n_devices)
+                run_row(r, &pb, b, di);
     }
     problem_finish(&pb);
 }
@@ -472,7 +497,7 @@ int clb_gemm_run(const struct clb_gemm_options *opt, struct clb_device *const *d
         for (size_t si = 0; si < opt->n_shapes; si++)
             run_problem(&r, pi, si);
     run_finish(&r);
-    out->interrupted = clb_interrupted();
+    out->interrupted = r.stopped || clb_interrupted();
     compute_speedups(out);
     return 0;
 }

@@ -138,10 +138,10 @@ static int collective_main(void *config, int n_operands, char **operands)
         return CLB_EXIT_FAILURE;
     }
     if (!cfg->host_buffers) {
-        /* Each rank its own device: the selected one at its rank on this node. */
+        /* Each rank its own device: the first of its share of the node's (common.h). */
         rc = clb_selection_open(&cfg->common, &sel);
         if (rc == CLB_EXIT_OK && sel.n_devices) {
-            dev = sel.devices[w.local_rank % (int)sel.n_devices];
+            dev = sel.devices[0];
             if (clb_cl_env_init(&env, dev->id, false, &e)) {
                 clb_report_error(&e);
                 dev = NULL;
@@ -173,7 +173,8 @@ static int collective_main(void *config, int n_operands, char **operands)
                                        .n_devices = dev ? sel.n_devices : 0, .runs = cfg->runs,
                                        .collective = true };
     if (w.rank == 0) {
-        rc = clb_micro_emit(cfg->output, cfg->common.format, &meta, signal, &report);
+        /* Every rank holds the same agreed rows: rank 0 writes them, nothing to gather. */
+        rc = clb_micro_emit(&cfg->common, cfg->output, false, &meta, signal, &report);
     } else {
         for (size_t i = 0; i < res.n_rows; i++) /* the same rows, agreed on: the same status */
             if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clbench/cl/icd.h"
+#include "clbench/mpi/mpi.h"
 #include "clbench/util/file.h"
 
 #include "clbench/cl/select.h"
@@ -49,7 +50,7 @@ void clb_report_error(const struct clb_error *e)
     fprintf(stderr, "clbench: %s\n", e->msg);
 }
 
-int clb_selection_open(const struct clb_common *common, struct clb_selection *sel)
+static int open_local(const struct clb_common *common, struct clb_selection *sel)
 {
     struct clb_error e;
     struct clb_selector *s;
@@ -101,6 +102,33 @@ int clb_selection_open(const struct clb_common *common, struct clb_selection *se
     if (some_broken)
         fprintf(stderr, "clbench: note: %s\n", broken.msg);
     return CLB_EXIT_OK;
+}
+
+int clb_selection_open(const struct clb_common *common, struct clb_selection *sel)
+{
+    const struct clb_mpi_world *w = clb_mpi_fleet();
+    int rc = open_local(common, sel);
+
+    if (rc == CLB_EXIT_OK && w) {
+        size_t idx[64], n = sel->n_devices < 64 ? sel->n_devices : 64;
+        n = clb_mpi_pick_devices(n, w->local_size, w->local_rank, idx);
+        for (size_t i = 0; i < n; i++)
+            sel->devices[i] = sel->devices[idx[i]];
+        sel->n_devices = n;
+    }
+    sel->n_slots = sel->n_devices;
+    if (!w)
+        return rc;
+    /* Every rank goes on, or none: a rank left out would leave the others waiting. */
+    const int all = clb_mpi_max(rc);
+    if (all != CLB_EXIT_OK && rc == CLB_EXIT_OK) {
+        fprintf(stderr, "clbench: rank %d on %s stops: another rank could not open its "
+                        "devices\n", w->rank, w->host);
+        clb_selection_close(sel);
+    }
+    if (all == CLB_EXIT_OK)
+        sel->n_slots = (size_t)clb_mpi_max((int)sel->n_devices);
+    return all;
 }
 
 void clb_selection_close(struct clb_selection *sel)

@@ -13,12 +13,19 @@ struct clb_selection {
     struct clb_inventory *inv;
     struct clb_device **devices; /* borrowed from inv */
     size_t n_devices;
+    /*
+     * Device steps every rank of a fleet takes together: the most devices
+     * any rank has (>= n_devices); n_devices in a single run.
+     */
+    size_t n_slots;
 };
 
 /*
  * Reads the inventory and selects common->device. On failure prints one line
  * to stderr and returns the exit code (1: no platform, 2: bad selector);
- * returns 0 with *sel filled on success.
+ * returns 0 with *sel filled on success. In a fleet run this rank keeps its
+ * share of the selected devices (clb_mpi_pick_devices) and the ranks agree:
+ * when one fails, every one returns the worst exit code.
  */
 int clb_selection_open(const struct clb_common *common, struct clb_selection *sel);
 void clb_selection_close(struct clb_selection *sel);
@@ -58,7 +65,38 @@ int clb_emit_report(const char *output, enum clb_format format, clb_report_write
  */
 struct clb_micro_report;
 struct clb_run_meta;
-int clb_micro_emit(const char *output, enum clb_format format, struct clb_run_meta *meta,
-                   int signal, const struct clb_micro_report *report);
+int clb_micro_emit(const struct clb_common *common, const char *output, bool gather,
+                   struct clb_run_meta *meta, int signal, const struct clb_micro_report *report);
+
+/*
+ * clb_emit_report, or in a fleet run (clbench/mpi/mpi.h: clb_mpi_fleet) its
+ * fleet form: every rank sends its report as a result document to rank 0,
+ * which merges them (clbench/results/fleet.h, common->straggler), writes
+ * `output` atomically and prints the fleet's table in common->format; the
+ * others print nothing. Every rank returns the fleet's exit status: 1 when a
+ * rank's row failed, a rank sent no results, or (fail_on_straggler) a row
+ * was flagged; 128 + signal when a signal cut any rank short.
+ */
+int clb_emit_result(const struct clb_common *common, const char *output,
+                    clb_report_writer write, const void *report, int rc, int signal);
+
+/*
+ * Fleet runs (src/commands/fleet.c). A measuring command brackets its work
+ * with clb_fleet_enter/clb_fleet_leave: under mpirun or srun with several
+ * ranks this starts MPI (returns 0) or, built without MPI, says so and
+ * returns 2; alone it does nothing.
+ */
+int clb_fleet_enter(const char *command);
+void clb_fleet_leave(void);
+/* The worst (largest) exit status over the ranks; rc itself in a single run. */
+int clb_fleet_agree(int rc);
+/*
+ * Before each measurement step: every rank waits for the others, so they
+ * measure together; false when a signal stopped any rank (they all stop).
+ * Alone: !clb_interrupted(). The signature of clb_gemm_options.step.
+ */
+bool clb_fleet_step(void *unused);
+/* The signal that stopped any rank, or 0 (this process's alone in a single run). */
+int clb_fleet_signal(void);
 
 #endif

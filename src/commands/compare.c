@@ -72,8 +72,9 @@ out:
 
 const struct clb_command clb_cmd_compare = {
     .name = "compare",
-    .summary = "Line up result files (runs, machines): each figure measured the same way, its "
-               "ratio to the first file's, and geometric means per benchmark and device.",
+    .summary = "Line up result files (runs, machines, fleets rank by rank): each figure "
+               "measured the same way, its ratio to the first file's, and geometric means per "
+               "benchmark and device.",
     .usage = "FIRST.json OTHER.json...",
     .options = compare_options,
     .config_size = sizeof(struct compare_config),

@@ -6,7 +6,9 @@
 
 #include "clbench/bench/hostpeak.h"
 #include "clbench/bench/micro.h"
+#include "clbench/cli/args.h"
 #include "clbench/cli/gemm_args.h"
+#include "clbench/mpi/mpi.h"
 #include "clbench/output/devices.h"
 #include "clbench/output/gemm.h"
 #include "clbench/tune/cache.h"
@@ -38,6 +40,7 @@ static char backend_help[1024];
 
 static const struct clb_option gemm_options[] = {
     CLB_COMMON_OPTIONS(struct gemm_config),
+    CLB_FLEET_OPTIONS(struct gemm_config),
     { "size", 'n', "LIST",
       "Square sizes M=N=K: a list (512,1024) or ranges FROM:TO:xFACTOR (256:4096:x2) or "
       "FROM:TO:STEP (default: " GEMM_DEFAULT_SIZES ")", clb_opt_sizes,
@@ -196,12 +199,17 @@ static void measure_limits(const struct gemm_config *cfg, const struct clb_selec
         precs[i] = clb_precision_name(cfg->precisions.v[i]);
     struct clb_micro_options mopt = { .runs = 3, .precisions = precs,
                                       .n_precisions = cfg->precisions.n };
+    if (!clb_fleet_step(NULL))
+        return;
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "[limits] peak of the host CPU ...\n");
     clb_host_peak_run(&mopt, micro);
-    for (size_t d = 0; d < sel->n_devices && !clb_interrupted(); d++) {
+    /* In a fleet every rank takes its d-th device step together, device or not. */
+    for (size_t d = 0; d < sel->n_slots && clb_fleet_step(NULL); d++) {
         struct clb_cl_env env;
         struct clb_error e;
+        if (d >= sel->n_devices)
+            continue;
         if (isatty(STDERR_FILENO))
             fprintf(stderr, "[limits %zu/%zu] peak%s %s ...\n", d + 1, sel->n_devices,
                     bandwidth ? " and bandwidth" : "",
@@ -230,13 +238,21 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     struct clb_error e;
     int rc;
 
-    if ((rc = validate(cfg)) != CLB_EXIT_OK)
+    /* Every rank of a fleet goes on, or none (the output folder is checked on each). */
+    if ((rc = clb_fleet_agree(validate(cfg))) != CLB_EXIT_OK)
         return rc;
     /* OpenBLAS alone needs no OpenCL: -b openblas works on a machine without a driver. */
     if (needs_devices(cfg) && (rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
         return rc;
+    /* A fleet's ranks on one node share its CPU: OpenBLAS gets this rank's part of it. */
+    const struct clb_mpi_world *fleet = clb_mpi_fleet();
+    unsigned threads = cfg->threads;
+    if (fleet && fleet->local_size > 1 && !threads) {
+        threads = clb_cpu_count_available() / (unsigned)fleet->local_size;
+        threads = threads ? threads : 1;
+    }
 
-    if (show_devices && cfg->common.format == CLB_FORMAT_TABLE && sel.inv) {
+    if (show_devices && cfg->common.format == CLB_FORMAT_TABLE && sel.inv && !fleet) {
         struct clb_devices_report dr = { .inv = sel.inv, .devices = sel.devices,
                                          .n_devices = sel.n_devices };
         clb_devices_write(stdout, CLB_FORMAT_TABLE, &dr);
@@ -256,13 +272,15 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         .warmup = cfg->warmup,
         .min_time_s = cfg->min_time_s,
         .max_time_s = cfg->max_time_s,
-        .threads = cfg->threads,
+        .threads = threads,
         .transfers = cfg->transfers,
         .seed = cfg->seed,
         .alpha = cfg->alpha,
         .beta = cfg->beta,
         .progress = isatty(STDERR_FILENO),
         .stored_params = stored_params,
+        .step = fleet ? clb_fleet_step : NULL,
+        .device_slots = sel.n_slots,
     };
     struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
                                  .started = time(NULL) };
@@ -277,7 +295,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         return CLB_EXIT_FAILURE;
     }
     meta.complete = !res.interrupted && !clb_interrupted();
-    meta.signal = clb_interrupt_signal();
+    meta.signal = clb_fleet_signal();
     /* After the run: the libraries as they ran (OpenBLAS's threads are set by then). */
     struct clb_run_record *record = clb_run_record_capture(opt.backends, opt.n_backends);
     if (!record) {
@@ -287,17 +305,22 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         return CLB_EXIT_FAILURE;
     }
     meta.record = record;
-    if (res.baseline && !cfg->threads && res.host_threads &&
+    if (res.baseline && !threads && res.host_threads &&
         res.host_threads < clb_cpu_count_available())
         fprintf(stderr, "clbench: warning: %s ran %u thread%s on %u available CPUs (it may "
                         "be built for fewer): the CPU baseline used part of the CPU\n",
                 res.baseline->name, res.host_threads, res.host_threads == 1 ? "" : "s",
                 clb_cpu_count_available());
-    /* A host backend on fewer threads than the peak ran on is held against its share. */
+    /*
+     * A host backend on fewer threads than the peak ran on is held against its
+     * share. Not so for a fleet's ranks on one node: the peak ran while the
+     * others ran theirs, so it already is this rank's share.
+     */
     const unsigned cpus = clb_cpu_count_available();
-    const double host_share = res.host_threads && res.host_threads < cpus
-                                  ? (double)res.host_threads / cpus
-                                  : 1.0;
+    const double host_share =
+        res.host_threads && res.host_threads < cpus && !(fleet && fleet->local_size > 1)
+            ? (double)res.host_threads / cpus
+            : 1.0;
     for (size_t i = 0; i < res.n_rows; i++) {
         struct clb_gemm_row *row = &res.rows[i];
         const char *prec = clb_precision_name(row->precision);
@@ -319,8 +342,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     for (size_t i = 0; i < micro.n_rows; i++)
         if (micro.rows[i].status == CLB_ROW_FAILED || micro.rows[i].status == CLB_ROW_ERROR)
             rc = CLB_EXIT_FAILURE;
-    rc = clb_emit_report(cfg->output, cfg->common.format, write_report, &report, rc,
-                         meta.signal);
+    rc = clb_emit_result(&cfg->common, cfg->output, write_report, &report, rc, meta.signal);
     clb_gemm_results_finish(&res);
     clb_micro_results_finish(&micro);
     clb_selection_close(&sel);
@@ -328,18 +350,28 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     return rc;
 }
 
+static int gemm_fleet_main(const char *name, struct gemm_config *cfg, bool show_devices)
+{
+    int rc = clb_fleet_enter(name);
+
+    if (rc == CLB_EXIT_OK)
+        rc = gemm_main(cfg, show_devices);
+    clb_fleet_leave();
+    return rc;
+}
+
 static int gemm_run(void *config, int n_operands, char **operands)
 {
     (void)n_operands;
     (void)operands;
-    return gemm_main(config, false);
+    return gemm_fleet_main("gemm", config, false);
 }
 
 static int run_run(void *config, int n_operands, char **operands)
 {
     (void)n_operands;
     (void)operands;
-    return gemm_main(config, true);
+    return gemm_fleet_main("run", config, true);
 }
 
 const struct clb_command clb_cmd_gemm = {

@@ -28,6 +28,7 @@ static int opt_bytes(const char *arg, void *field, struct clb_error *e)
 
 #define MICRO_COMMON_OPTIONS                                                                  \
     CLB_COMMON_OPTIONS(struct micro_config),                                                  \
+    CLB_FLEET_OPTIONS(struct micro_config),                                                   \
     { "output", 'o', "FILE", "Also write the results to FILE.json or FILE.csv",               \
       clb_opt_string, offsetof(struct micro_config, output) },                                \
     { "runs", 0, "N", "Timed calls per figure, after a warm-up (default: 5)", clb_opt_positive, \
@@ -73,8 +74,8 @@ static int write_report(FILE *out, enum clb_format fmt, const void *report)
     return clb_micro_write(out, fmt, report);
 }
 
-int clb_micro_emit(const char *output, enum clb_format format, struct clb_run_meta *meta,
-                   int signal, const struct clb_micro_report *report)
+int clb_micro_emit(const struct clb_common *common, const char *output, bool gather,
+                   struct clb_run_meta *meta, int signal, const struct clb_micro_report *report)
 {
     struct clb_run_record *record = clb_run_record_capture(NULL, 0);
     int rc = CLB_EXIT_OK;
@@ -88,7 +89,8 @@ int clb_micro_emit(const char *output, enum clb_format format, struct clb_run_me
         if (report->results->rows[i].status == CLB_ROW_FAILED ||
             report->results->rows[i].status == CLB_ROW_ERROR)
             rc = CLB_EXIT_FAILURE;
-    rc = clb_emit_report(output, format, write_report, report, rc, signal);
+    rc = gather ? clb_emit_result(common, output, write_report, report, rc, signal)
+                : clb_emit_report(output, common->format, write_report, report, rc, signal);
     meta->record = NULL;
     free(record);
     return rc;
@@ -115,14 +117,17 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
         return rc;
     clb_interrupt_install();
     /* peak: the host CPU's own yardstick first, the limit a CPU device is held against. */
-    if (fn == clb_peak_run) {
+    if (fn == clb_peak_run && clb_fleet_step(NULL)) {
         opt.all_variants = cfg->verbose;
         if (isatty(STDERR_FILENO))
             fprintf(stderr, "peak host CPU ...\n");
         clb_host_peak_run(&opt, &res);
     }
-    for (size_t i = 0; i < sel.n_devices && !clb_interrupted(); i++) {
+    /* Device by device; in a fleet every rank takes its i-th step together. */
+    for (size_t i = 0; i < sel.n_slots && clb_fleet_step(NULL); i++) {
         struct clb_cl_env env;
+        if (i >= sel.n_devices)
+            continue;
         if (isatty(STDERR_FILENO))
             fprintf(stderr, "[%zu/%zu] %s %s ...\n", i + 1, sel.n_devices, name,
                     clb_device_str(sel.devices[i], CLB_PROP_NAME));
@@ -141,8 +146,7 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
     struct clb_micro_report report = { .meta = &meta, .results = &res, .devices = sel.devices,
                                        .n_devices = sel.n_devices, .runs = cfg->runs,
                                        .verbose = cfg->verbose };
-    rc = clb_micro_emit(cfg->output, cfg->common.format, &meta, clb_interrupt_signal(),
-                        &report);
+    rc = clb_micro_emit(&cfg->common, cfg->output, true, &meta, clb_fleet_signal(), &report);
     clb_micro_results_finish(&res);
     clb_selection_close(&sel);
     return rc;
@@ -153,7 +157,11 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
     {                                                                                      \
         (void)n;                                                                           \
         (void)ops;                                                                         \
-        return micro_main(config, fn_, #name_);                                            \
+        int rc = clb_fleet_enter(#name_);                                                  \
+        if (rc == CLB_EXIT_OK)                                                             \
+            rc = micro_main(config, fn_, #name_);                                          \
+        clb_fleet_leave();                                                                 \
+        return rc;                                                                         \
     }                                                                                      \
     const struct clb_command clb_cmd_##name_ = {                                           \
         .name = #name_, .summary = summary_, .usage = "", .options = opts_,                \

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "clbench/cli/gemm_args.h"
+#include "clbench/mpi/mpi.h"
 #include "clbench/output/tune.h"
 #include "clbench/tune/search.h"
 #include "clbench/util/interrupt.h"
@@ -121,11 +122,12 @@ static void tune_defaults(void *config)
 }
 
 /* A (precision, size) not searched, and why: a line of the table or an object of the JSON. */
-static void skipped(const struct tune_config *cfg, json_t *all, const struct clb_device *dev,
-                    enum clb_precision p, uint64_t n, const char *why)
+static void skipped(const struct tune_config *cfg, FILE *out, json_t *all,
+                    const struct clb_device *dev, enum clb_precision p, uint64_t n,
+                    const char *why)
 {
     if (cfg->common.format == CLB_FORMAT_TABLE)
-        printf("%s, %s, %" PRIu64 " x %" PRIu64 " x %" PRIu64 ": skipped: %s\n\n",
+        fprintf(out, "%s, %s, %" PRIu64 " x %" PRIu64 " x %" PRIu64 ": skipped: %s\n\n",
                clb_device_str(dev, CLB_PROP_NAME), clb_precision_name(p), n, n, n, why);
     else
         json_array_append_new(all, json_pack("{s:s, s:s, s:I, s:s}", "device",
@@ -136,7 +138,7 @@ static void skipped(const struct tune_config *cfg, json_t *all, const struct clb
 
 /* One device: every (precision, size) in turn, each with its share of what is left. */
 static int tune_device(const struct tune_config *cfg, const struct clb_device *dev,
-                       const char *path, json_t *all)
+                       const char *path, FILE *out, json_t *all)
 {
     const double t0 = clb_now_s();
     size_t to_come = 0; /* pairs this device can run, not yet searched */
@@ -153,12 +155,12 @@ static int tune_device(const struct tune_config *cfg, const struct clb_device *d
             if (clb_interrupted())
                 return rc;
             if (p == CLB_FP64 && !clb_device_bool(dev, CLB_PROP_FP64)) {
-                skipped(cfg, all, dev, p, n, "the device has no fp64");
+                skipped(cfg, out, all, dev, p, n, "the device has no fp64");
                 continue;
             }
             const size_t share_of = to_come--;
             if (left <= 0) {
-                skipped(cfg, all, dev, p, n, "the budget was spent before it");
+                skipped(cfg, out, all, dev, p, n, "the budget was spent before it");
                 continue;
             }
             struct clb_tune_result r;
@@ -174,7 +176,7 @@ static int tune_device(const struct tune_config *cfg, const struct clb_device *d
                 continue;
             }
             if (cfg->common.format == CLB_FORMAT_TABLE)
-                clb_tune_write_table(stdout, &r, path);
+                clb_tune_write_table(out, &r, path);
             else
                 json_array_append_new(all, clb_tune_result_json(&r));
             clb_tune_result_finish(&r);
@@ -183,16 +185,64 @@ static int tune_device(const struct tune_config *cfg, const struct clb_device *d
     return rc;
 }
 
-static int tune_run(void *config, int n_operands, char **operands)
+/*
+ * A fleet's tune: each rank searched its own devices (and stored into its
+ * node's cache); rank 0 prints what each rank printed under its name, or one
+ * JSON object of every rank's. Returns 1 when a rank's output was lost.
+ */
+static int fleet_output(const struct tune_config *cfg, const char *text, size_t len)
 {
-    struct tune_config *cfg = config;
+    const struct clb_mpi_world *w = clb_mpi_fleet();
+    char **parts, **names = NULL;
+    size_t *lens, *name_lens, host_len;
+    int *locals, *name_locals, rc = CLB_EXIT_OK;
+    struct clb_error e;
+
+    host_len = strlen(w->host);
+    if (clb_mpi_gather(text, len, &parts, &lens, &locals, &e) ||
+        clb_mpi_gather(w->host, host_len, &names, &name_lens, &name_locals, &e)) {
+        clb_report_error(&e);
+        rc = CLB_EXIT_FAILURE;
+    }
+    json_t *ranks = json_array();
+    for (int r = 0; w->rank == 0 && parts && names && r < w->size; r++) {
+        const char *host = names[r] ? names[r] : "?";
+        if (!parts[r]) {
+            fprintf(stderr, "clbench: rank %d on %s sent no tuning output\n", r, host);
+            rc = CLB_EXIT_FAILURE;
+            continue;
+        }
+        if (cfg->common.format == CLB_FORMAT_TABLE) {
+            printf("== rank %d on %s (local rank %d) ==\n%s", r, host, locals[r], parts[r]);
+            continue;
+        }
+        json_t *one = json_loadb(parts[r], lens[r], 0, NULL);
+        json_array_append_new(ranks, json_pack("{s:s, s:i, s:i, s:o*}", "host", host, "rank", r,
+                                                "local_rank", locals[r], "tune", one));
+    }
+    if (w->rank == 0 && cfg->common.format != CLB_FORMAT_TABLE) {
+        json_t *root = json_pack("{s:i, s:O}", "ranks", w->size, "fleet", ranks);
+        if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+            rc = CLB_EXIT_FAILURE;
+        fputc('\n', stdout);
+        json_decref(root);
+    }
+    json_decref(ranks);
+    clb_mpi_gather_free(parts, lens, locals, w->rank == 0 ? w->size : 0);
+    clb_mpi_gather_free(names, name_lens, name_locals, w->rank == 0 ? w->size : 0);
+    return rc;
+}
+
+static int tune_main(struct tune_config *cfg)
+{
     struct clb_selection sel;
     struct clb_error e;
     char path[4096] = "(none)";
+    const struct clb_mpi_world *fleet = clb_mpi_fleet();
+    char *text = NULL;
+    size_t len = 0;
     int rc;
 
-    (void)n_operands;
-    (void)operands;
     if (!cfg->precision.n)
         clb_opt_precisions("fp32", &cfg->precision, &e);
     if (!cfg->sizes.n)
@@ -206,24 +256,51 @@ static int tune_run(void *config, int n_operands, char **operands)
     clb_tuning_path(path, sizeof(path));
     if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
         return rc;
+    /* In a fleet each rank writes to memory, and rank 0 prints every rank's. */
+    FILE *out = fleet ? open_memstream(&text, &len) : stdout;
+    if (!out) {
+        fprintf(stderr, "clbench: out of host memory\n");
+        out = stdout;
+        rc = CLB_EXIT_FAILURE;
+    }
     json_t *all = json_array();
     clb_interrupt_install();
-    for (size_t i = 0; i < sel.n_devices && !clb_interrupted(); i++)
-        if (tune_device(cfg, sel.devices[i], path, all) != CLB_EXIT_OK)
+    for (size_t i = 0; i < sel.n_slots && clb_fleet_step(NULL); i++)
+        if (i < sel.n_devices && tune_device(cfg, sel.devices[i], path, out, all) != CLB_EXIT_OK)
             rc = CLB_EXIT_FAILURE;
     if (cfg->common.format != CLB_FORMAT_TABLE)
-        clb_tune_write_json(stdout, path, all);
+        clb_tune_write_json(out, path, all);
     else
         json_decref(all);
     clb_selection_close(&sel);
+    if (out != stdout && fclose(out))
+        len = 0;
+    if (fleet) {
+        if (fleet_output(cfg, out != stdout ? text : NULL, out != stdout ? len : 0))
+            rc = CLB_EXIT_FAILURE;
+        free(text);
+    }
     if (clb_finish_stdout())
         rc = CLB_EXIT_FAILURE;
-    if (clb_interrupted()) {
-        fprintf(stderr, "clbench: interrupted by %s; the sizes searched to the end were "
-                        "stored, the one interrupted was not\n",
-                strsignal(clb_interrupt_signal()));
-        return 128 + clb_interrupt_signal();
+    rc = clb_fleet_agree(rc);
+    const int signal = clb_fleet_signal();
+    if (signal) {
+        if (!fleet || fleet->rank == 0)
+            fprintf(stderr, "clbench: interrupted by %s; the sizes searched to the end were "
+                            "stored, the one interrupted was not\n", strsignal(signal));
+        return 128 + signal;
     }
+    return rc;
+}
+
+static int tune_run(void *config, int n_operands, char **operands)
+{
+    (void)n_operands;
+    (void)operands;
+    int rc = clb_fleet_enter("tune");
+    if (rc == CLB_EXIT_OK)
+        rc = tune_main(config);
+    clb_fleet_leave();
     return rc;
 }
 

@@ -1,13 +1,88 @@
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "clbench/mpi/mpi.h"
+#include "clbench/util/parse.h"
 #include "config.h"
+
+static int env_count(const char *name)
+{
+    const char *v = getenv(name);
+    uint64_t n;
+    struct clb_error e;
+
+    return v && !clb_parse_u64(v, 0, INT_MAX, &n, &e) ? (int)n : 0;
+}
+
+int clb_mpi_launched(void)
+{
+    int n = env_count("OMPI_COMM_WORLD_SIZE");
+
+    if (!n)
+        n = env_count("PMI_SIZE");
+    if (!n && getenv("PMIX_RANK"))
+        n = env_count("SLURM_STEP_NUM_TASKS");
+    return n > 1 ? n : 0;
+}
+
+size_t clb_mpi_pick_devices(size_t n, int local_size, int local_rank, size_t *idx)
+{
+    size_t k = 0;
+
+    if (!n)
+        return 0;
+    if (local_size < 1 || local_rank < 0 || local_rank >= local_size) {
+        local_size = 1;
+        local_rank = 0;
+    }
+    if (n < (size_t)local_size) {
+        idx[0] = (size_t)local_rank % n;
+        return 1;
+    }
+    for (size_t d = (size_t)local_rank; d < n; d += (size_t)local_size)
+        idx[k++] = d;
+    return k;
+}
+
+void clb_mpi_gather_free(char **parts, size_t *lens, int *locals, int n)
+{
+    for (int i = 0; parts && i < n; i++)
+        free(parts[i]);
+    free(parts);
+    free(lens);
+    free(locals);
+}
+
+/* A lone process: its own bytes back. */
+static int gather_alone(const char *buf, size_t len, char ***parts, size_t **lens, int **locals,
+                        struct clb_error *e)
+{
+    *parts = calloc(1, sizeof(**parts));
+    *lens = calloc(1, sizeof(**lens));
+    *locals = calloc(1, sizeof(**locals));
+    if (*parts && *lens && *locals && ((*parts)[0] = malloc(len + 1))) {
+        memcpy((*parts)[0], buf, len);
+        (*parts)[0][len] = '\0';
+        (*lens)[0] = len;
+        return 0;
+    }
+    clb_mpi_gather_free(*parts, *lens, *locals, 1);
+    *parts = NULL;
+    *lens = NULL;
+    *locals = NULL;
+    clb_error_set(e, "out of host memory gathering the results");
+    return -1;
+}
 
 #if HAVE_MPI
 #include <mpi.h>
+#include <stdio.h>
 
 static bool started;
+static struct clb_mpi_world world;
 
 bool clb_mpi_built(void)
 {
@@ -34,14 +109,22 @@ int clb_mpi_start(struct clb_mpi_world *w, struct clb_error *e)
      */
     MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &w->size);
+    w->local_size = 1;
     if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL,
                             &node) == MPI_SUCCESS) {
         MPI_Comm_rank(node, &w->local_rank);
+        MPI_Comm_size(node, &w->local_size);
         MPI_Comm_free(&node);
     }
     if (gethostname(w->host, sizeof(w->host) - 1))
         strcpy(w->host, "unknown");
+    world = *w;
     return 0;
+}
+
+const struct clb_mpi_world *clb_mpi_fleet(void)
+{
+    return started && world.size > 1 ? &world : NULL;
 }
 
 void clb_mpi_stop(void)
@@ -74,6 +157,95 @@ int clb_mpi_max(int v)
     return out;
 }
 
+int clb_mpi_bcast_int(int v)
+{
+    if (started)
+        MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return v;
+}
+
+/* calloc, or the end of every rank (a few ints per rank: nothing to go on without). */
+static void *must_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+
+    if (!p) {
+        fprintf(stderr, "clbench: out of host memory gathering the ranks' results\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return p;
+}
+
+int clb_mpi_gather(const char *buf, size_t len, char ***parts, size_t **lens, int **locals,
+                   struct clb_error *e)
+{
+    const int n = world.size, me = world.rank;
+    /* A part too large to count in an int is sent as nothing, and said so at the end. */
+    int mine[2] = { len < INT_MAX ? (int)len : -1, world.local_rank };
+    int *all = NULL, *counts = NULL, *displs = NULL;
+    char *flat = NULL;
+    long long total = 0;
+    int ok = 1, rc = 0;
+
+    *parts = NULL;
+    *lens = NULL;
+    *locals = NULL;
+    if (!started)
+        return gather_alone(buf, len, parts, lens, locals, e);
+    if (me == 0) {
+        all = must_calloc((size_t)n * 2, sizeof(int));
+        counts = must_calloc((size_t)n, sizeof(int));
+        displs = must_calloc((size_t)n, sizeof(int));
+    }
+    MPI_Gather(mine, 2, MPI_INT, all, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int r = 0; me == 0 && r < n; r++) {
+        counts[r] = all[2 * r] > 0 && total + all[2 * r] <= INT_MAX ? all[2 * r] : 0;
+        displs[r] = (int)total;
+        total += counts[r];
+    }
+    if (me == 0)
+        ok = (flat = malloc((size_t)total + 1)) != NULL;
+    /* Where rank 0 has no room, every rank sends nothing: the ranks stay in step. */
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!ok)
+        for (int r = 0; me == 0 && r < n; r++)
+            counts[r] = 0;
+    MPI_Gatherv(buf, ok && mine[0] > 0 ? mine[0] : 0, MPI_CHAR, flat, counts, displs, MPI_CHAR, 0,
+                MPI_COMM_WORLD);
+    if (me == 0 && ok) {
+        *parts = must_calloc((size_t)n, sizeof(**parts));
+        *lens = must_calloc((size_t)n, sizeof(**lens));
+        *locals = must_calloc((size_t)n, sizeof(**locals));
+        for (int r = 0; r < n; r++) {
+            (*locals)[r] = all[2 * r + 1];
+            if (counts[r] != all[2 * r]) {
+                clb_error_set(e, "rank %d's results do not fit in one message (2 GiB)", r);
+                rc = -1;
+            }
+            if (counts[r] && ((*parts)[r] = malloc((size_t)counts[r] + 1))) {
+                memcpy((*parts)[r], flat + displs[r], (size_t)counts[r]);
+                (*parts)[r][counts[r]] = '\0';
+                (*lens)[r] = (size_t)counts[r];
+            } else if (counts[r]) {
+                ok = 0;
+            }
+        }
+    }
+    if (me == 0 && !ok) {
+        clb_mpi_gather_free(*parts, *lens, *locals, n);
+        *parts = NULL;
+        *lens = NULL;
+        *locals = NULL;
+        clb_error_set(e, "out of host memory gathering the ranks' results");
+        rc = -1;
+    }
+    free(flat);
+    free(all);
+    free(counts);
+    free(displs);
+    return rc;
+}
+
 #else
 
 bool clb_mpi_built(void)
@@ -101,6 +273,22 @@ bool clb_mpi_all(bool ok)
 int clb_mpi_max(int v)
 {
     return v;
+}
+
+int clb_mpi_bcast_int(int v)
+{
+    return v;
+}
+
+const struct clb_mpi_world *clb_mpi_fleet(void)
+{
+    return NULL;
+}
+
+int clb_mpi_gather(const char *buf, size_t len, char ***parts, size_t **lens, int **locals,
+                   struct clb_error *e)
+{
+    return gather_alone(buf, len, parts, lens, locals, e);
 }
 
 #endif

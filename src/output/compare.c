@@ -22,6 +22,36 @@ static void value_str(json_t *v, char *buf, size_t len)
         snprintf(buf, len, "-");
 }
 
+/* The fleet row among a pair or a compared row: paired rows share its host and local rank. */
+static const struct clb_result_row *placed(const struct clb_result_row *const *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rows[i] && rows[i]->host)
+            return rows[i];
+    return NULL;
+}
+
+static const struct clb_result_row *unpaired_place(const struct clb_compare_unpaired *u)
+{
+    return u->first->host ? u->first : u->other->host ? u->other : NULL;
+}
+
+static void write_place(FILE *out, const struct clb_result_row *p)
+{
+    if (p)
+        fprintf(out, " @ %s:%d", p->host, p->local_rank);
+}
+
+static json_t *json_place_host(const struct clb_result_row *p)
+{
+    return p ? json_string(p->host) : json_null();
+}
+
+static json_t *json_place_rank(const struct clb_result_row *p)
+{
+    return p ? json_integer(p->local_rank) : json_null();
+}
+
 /* One line per row not compared, each after `prefix`. */
 static void write_unpaired(FILE *out, const struct clb_comparison *c, const char *prefix)
 {
@@ -33,6 +63,7 @@ static void write_unpaired(FILE *out, const struct clb_comparison *c, const char
                 u->first->case_, u->first->backend, u->first->device);
         if (strcmp(u->first->device, u->other->device))
             fprintf(out, " / %s", u->other->device);
+        write_place(out, unpaired_place(u));
         for (size_t d = 0; d < u->n_diffs; d++) {
             clb_config_value_str(u->diff[d].first, a, sizeof(a));
             clb_config_value_str(u->diff[d].other, b, sizeof(b));
@@ -100,6 +131,9 @@ static int write_table(FILE *out, const struct clb_comparison *c)
                                                                                         : "");
             cp[4 + i] = cells[i];
         }
+        const struct clb_result_row *p = placed(row->row, c->n_files);
+        if (p && used < sizeof(dev))
+            snprintf(dev + used, sizeof(dev) - used, " @ %s:%d", p->host, p->local_rank);
         cp[0] = row->row[0]->benchmark;
         cp[1] = row->row[0]->case_;
         cp[2] = row->row[0]->backend;
@@ -119,6 +153,8 @@ static int write_table(FILE *out, const struct clb_comparison *c)
                 base(c->files[0]->path), gr->benchmark, gr->metric, gr->backend, gr->device0);
         if (strcmp(gr->device0, gr->device))
             fprintf(out, " / %s", gr->device);
+        if (gr->host)
+            fprintf(out, " @ %s:%d", gr->host, gr->local_rank);
         fprintf(out, ": %.3fx over %zu result%s\n", gr->geomean, gr->n, gr->n == 1 ? "" : "s");
     }
     if (c->threshold > 0)
@@ -147,29 +183,39 @@ static int write_json(FILE *out, const struct clb_comparison *c)
                                                c->files[i]->complete));
     for (size_t r = 0; r < c->n_rows; r++) {
         const struct clb_compare_row *row = &c->rows[r];
-        json_t *values = json_array(), *ratios = json_array(), *devices = json_array();
+        json_t *values = json_array(), *ratios = json_array(), *devices = json_array(),
+               *hosts = json_array(), *ranks = json_array(), *local_ranks = json_array();
         for (size_t i = 0; i < c->n_files; i++) {
             const struct clb_result_row *ri = row->row[i];
+            const struct clb_result_row *fleet = ri && ri->host ? ri : NULL;
             json_array_append_new(values, ri && ri->has_value ? json_real(ri->value) : json_null());
             json_array_append_new(devices, ri ? json_string(ri->device) : json_null());
+            json_array_append_new(hosts, json_place_host(fleet));
+            json_array_append_new(local_ranks, json_place_rank(fleet));
+            json_array_append_new(ranks, fleet ? json_integer(fleet->rank) : json_null());
             json_array_append_new(ratios, i == 0 ? json_real(1.0)
                                           : row->ratio[i] > 0 ? json_real(row->ratio[i])
                                                               : json_null());
         }
-        json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "benchmark",
-                                              row->row[0]->benchmark, "case", row->row[0]->case_,
-                                              "backend", row->row[0]->backend, "metric",
-                                              row->row[0]->metric, "devices", devices, "values",
-                                              values, "ratios", ratios));
+        json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+                                              "benchmark", row->row[0]->benchmark, "case",
+                                              row->row[0]->case_, "backend", row->row[0]->backend,
+                                              "metric", row->row[0]->metric, "devices", devices,
+                                              "hosts", hosts, "local_ranks", local_ranks, "ranks",
+                                              ranks, "values", values, "ratios", ratios));
     }
     for (size_t g = 0; g < c->n_groups; g++) {
         const struct clb_compare_group *gr = &c->groups[g];
-        json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:f}",
-                                                "file", c->files[gr->file]->path, "benchmark",
-                                                gr->benchmark, "metric", gr->metric,
+        json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:I, "
+                                                "s:f}", "file", c->files[gr->file]->path,
+                                                "benchmark", gr->benchmark, "metric", gr->metric,
                                                 "device_first", gr->device0, "device",
-                                                gr->device, "backend", gr->backend, "n",
-                                                (json_int_t)gr->n, "geomean", gr->geomean));
+                                                gr->device, "backend", gr->backend, "host",
+                                                gr->host ? json_string(gr->host) : json_null(),
+                                                "local_rank",
+                                                gr->host ? json_integer(gr->local_rank)
+                                                         : json_null(),
+                                                "n", (json_int_t)gr->n, "geomean", gr->geomean));
     }
     for (size_t k = 0; k < c->n_unpaired; k++) {
         const struct clb_compare_unpaired *u = &c->unpaired[k];
@@ -178,12 +224,15 @@ static int write_json(FILE *out, const struct clb_comparison *c)
             json_array_append_new(diffs, json_pack("{s:s, s:[OO]}", "field", u->diff[d].key,
                                                    "values", value_or_null(u->diff[d].first),
                                                    value_or_null(u->diff[d].other)));
-        json_array_append_new(unpaired, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}",
+        const struct clb_result_row *p = unpaired_place(u);
+        json_array_append_new(unpaired, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
                                                   "benchmark", u->first->benchmark, "case",
                                                   u->first->case_, "backend", u->first->backend,
                                                   "device", u->first->device, "file",
                                                   c->files[u->file]->path, "device_in_file",
-                                                  u->other->device, "differences", diffs));
+                                                  u->other->device, "host", json_place_host(p),
+                                                  "local_rank", json_place_rank(p),
+                                                  "differences", diffs));
     }
     for (size_t k = 0; k < c->n_ignored; k++) {
         json_t *values = json_array();
@@ -209,7 +258,8 @@ static int write_json(FILE *out, const struct clb_comparison *c)
 
 static int write_csv(FILE *out, const struct clb_comparison *c)
 {
-    fputs("benchmark,case,backend,device,file,device_in_file,value,ratio\n", out);
+    fputs("benchmark,case,backend,device,file,device_in_file,value,ratio,host,rank,local_rank\n",
+          out);
     for (size_t r = 0; r < c->n_rows; r++) {
         const struct clb_compare_row *row = &c->rows[r];
         for (size_t i = 0; i < c->n_files; i++) {
@@ -227,9 +277,17 @@ static int write_csv(FILE *out, const struct clb_comparison *c)
             else
                 fputc(',', out);
             if (i == 0 || row->ratio[i] > 0)
-                fprintf(out, ",%.6g\n", i == 0 ? 1.0 : row->ratio[i]);
+                fprintf(out, ",%.6g", i == 0 ? 1.0 : row->ratio[i]);
             else
-                fputs(",\n", out);
+                fputc(',', out);
+            /* A fleet file's rank; empty for a single run's row or none. */
+            fputc(',', out);
+            if (ri && ri->host) {
+                clb_csv_field(out, ri->host);
+                fprintf(out, ",%d,%d\n", ri->rank, ri->local_rank);
+            } else {
+                fputs(",,\n", out);
+            }
         }
     }
     return 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/results/compare.h"
 #include "clbench/util/units.h"
 
 static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
@@ -39,6 +40,7 @@ struct point {
 struct series {
     size_t file;
     const char *device, *backend;
+    bool median; /* a fleet file's: the points are fleet medians, one per case */
     struct point *pts;
     size_t n;
 };
@@ -63,8 +65,10 @@ static size_t collect(struct clb_result_file *const *files, size_t n_files, cons
     for (size_t f = 0; f < n_files; f++) {
         for (size_t i = 0; i < files[f]->n_rows; i++) {
             const struct clb_result_row *r = &files[f]->rows[i];
-            if (strcmp(r->benchmark, "gemm") || !r->has_value || !r->m || !r->precision ||
-                strcmp(r->precision, prec))
+            /* One line per rank would be a tangle: a fleet's line is its median. */
+            const bool median = r->host != NULL;
+            if (strcmp(r->benchmark, "gemm") || !r->m || !r->precision ||
+                strcmp(r->precision, prec) || !(median ? r->fleet_median > 0 : r->has_value))
                 continue;
             size_t s = 0;
             while (s < n && !(ser[s].file == f && !strcmp(ser[s].device, r->device) &&
@@ -74,12 +78,18 @@ static size_t collect(struct clb_result_file *const *files, size_t n_files, cons
                 if (n == cap)
                     continue;
                 ser[n] = (struct series){ .file = f, .device = r->device, .backend = r->backend,
+                                          .median = median,
                                           .pts = calloc(files[f]->n_rows, sizeof(struct point)) };
                 if (!ser[n].pts)
                     continue;
                 n++;
             }
-            ser[s].pts[ser[s].n++] = (struct point){ cube_size(r), r->value, r };
+            bool seen = false;
+            for (size_t j = 0; median && j < ser[s].n && !seen; j++)
+                seen = !strcmp(ser[s].pts[j].row->case_, r->case_);
+            if (!seen)
+                ser[s].pts[ser[s].n++] =
+                    (struct point){ cube_size(r), median ? r->fleet_median : r->value, r };
         }
     }
     for (size_t s = 0; s < n; s++)
@@ -104,7 +114,7 @@ static void series_label(FILE *out, const struct series *s, struct clb_result_fi
     esc(out, s->device);
     fputs(" (", out);
     esc(out, s->backend);
-    fputc(')', out);
+    fputs(s->median ? ", fleet median)" : ")", out);
     if (n_files > 1) {
         fputs(" · ", out);
         esc(out, base(files[s->file]->path));
@@ -243,7 +253,8 @@ static void speedup_chart(FILE *out, struct clb_result_file *const *files, size_
             size_t b = 0;
             while (b < n && !(file_of[b] == f && !strcmp(best[b]->device, r->device) &&
                               !strcmp(best[b]->backend, r->backend) &&
-                              !strcmp(best[b]->precision, r->precision)))
+                              !strcmp(best[b]->precision, r->precision) &&
+                              best[b]->rank == r->rank))
                 b++;
             if (b == n) {
                 if (n == 64)
@@ -288,6 +299,11 @@ static void speedup_chart(FILE *out, struct clb_result_file *const *files, size_
             memcpy(dev + sizeof(dev) - 4, "...", 4);
         esc(out, dev);
         fprintf(out, " (%s, %s, %s)", r->backend, r->precision, r->case_ + strcspn(r->case_, " ") + 1);
+        if (r->host) {
+            fputs(" · ", out);
+            esc(out, r->host);
+            fprintf(out, " r%d", r->rank);
+        }
         if (n_files > 1) {
             fputs(" · ", out);
             esc(out, base(files[file_of[b]]->path));
@@ -314,6 +330,13 @@ static double elem_bytes(const char *precision)
     return !strcmp(precision, "fp64") ? 8 : !strcmp(precision, "fp16") ? 2 : 4;
 }
 
+/* A verified figure of `device` from the rank of of_rank (in a single run, any row). */
+static bool measured_on(const struct clb_result_row *r, const char *device,
+                        const struct clb_result_row *of_rank)
+{
+    return !strcmp(r->device, device) && r->has_value && r->rank == of_rank->rank;
+}
+
 /*
  * Roofline per device: the measured peak of each precision as the flat roof,
  * the measured triad bandwidth as the slope (performance = intensity x
@@ -321,7 +344,7 @@ static double elem_bytes(const char *precision)
  * over the (m*k + k*n + 2*m*n) elements a cache-perfect GEMM must move.
  */
 static void roofline(FILE *out, const struct clb_result_file *f, const char *device,
-                     size_t n_files)
+                     const struct clb_result_row *of_rank, size_t n_files)
 {
     const char *precs[] = { "fp32", "fp64", "fp16" };
     double peak[3] = { 0 }, bw = 0, xlo = 0.1, xhi = 10, ylo = INFINITY, yhi = 0;
@@ -329,7 +352,7 @@ static void roofline(FILE *out, const struct clb_result_file *f, const char *dev
 
     for (size_t i = 0; i < f->n_rows; i++) {
         const struct clb_result_row *r = &f->rows[i];
-        if (strcmp(r->device, device) || !r->has_value)
+        if (!measured_on(r, device, of_rank))
             continue;
         if (!strcmp(r->benchmark, "bandwidth") && !strcmp(r->case_, "triad"))
             bw = r->value;
@@ -342,7 +365,7 @@ static void roofline(FILE *out, const struct clb_result_file *f, const char *dev
         return;
     for (size_t i = 0; i < f->n_rows; i++) {
         const struct clb_result_row *r = &f->rows[i];
-        if (strcmp(r->device, device) || !r->has_value || strcmp(r->benchmark, "gemm") || !r->m)
+        if (!measured_on(r, device, of_rank) || strcmp(r->benchmark, "gemm") || !r->m)
             continue;
         double ai = 2.0 * r->m * r->n * r->k /
                     (((double)r->m * r->k + (double)r->k * r->n + 2.0 * r->m * r->n) *
@@ -364,6 +387,11 @@ static void roofline(FILE *out, const struct clb_result_file *f, const char *dev
 
     fputs("<h2>Roofline: ", out);
     esc(out, device);
+    if (of_rank->host) {
+        fputs(" · ", out);
+        esc(out, of_rank->host);
+        fprintf(out, " r%d", of_rank->rank);
+    }
     if (n_files > 1) {
         fputs(" · ", out);
         esc(out, base(f->path));
@@ -412,7 +440,7 @@ static void roofline(FILE *out, const struct clb_result_file *f, const char *dev
     }
     for (size_t i = 0; i < f->n_rows; i++) {
         const struct clb_result_row *r = &f->rows[i];
-        if (strcmp(r->device, device) || !r->has_value || strcmp(r->benchmark, "gemm") || !r->m)
+        if (!measured_on(r, device, of_rank) || strcmp(r->benchmark, "gemm") || !r->m)
             continue;
         int p = !strcmp(r->precision, "fp64") ? 1 : !strcmp(r->precision, "fp16") ? 2 : 0;
         double ai = 2.0 * r->m * r->n * r->k /
@@ -439,10 +467,417 @@ static void roofline_charts(FILE *out, struct clb_result_file *const *files, siz
             for (size_t j = 0; j < i && first; j++)
                 first = strcmp(files[f]->rows[j].benchmark, "peak") ||
                         strcmp(files[f]->rows[j].device, r->device);
+            /* In a fleet file, that device's first rank: roofs are not medians. */
             if (first)
-                roofline(out, files[f], r->device, n_files);
+                roofline(out, files[f], r->device, r, n_files);
         }
     }
+}
+
+/*
+ * The Fleet section of a fleet file: a figure is the rows of every rank with
+ * one (benchmark, case, backend, precision, device, metric, config).
+ */
+enum { FLEET_MAX_CHARTS = 24 };
+
+struct fleet_figure {
+    const struct clb_result_row *first; /* its identity */
+    size_t n_rows, n_values, n_stragglers, n_unmeasured;
+    double sum, min, max, median;
+    bool headline, drawn;
+};
+
+static bool same_figure(const struct clb_result_row *a, const struct clb_result_row *b)
+{
+    return !strcmp(a->benchmark, b->benchmark) && !strcmp(a->case_, b->case_) &&
+           !strcmp(a->backend, b->backend) && !strcmp(a->device, b->device) &&
+           !strcmp(a->metric, b->metric) &&
+           (a->precision == b->precision ||
+            (a->precision && b->precision && !strcmp(a->precision, b->precision))) &&
+           clb_config_equal(a->config, b->config);
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+    int x = (*(const struct clb_result_row *const *)a)->rank;
+    int y = (*(const struct clb_result_row *const *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The rows of figure k (fig_of[i] == k), in rank order, into rows; returns how many. */
+static size_t figure_rows(const struct clb_result_file *f, const size_t *fig_of, size_t k,
+                          const struct clb_result_row **rows)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->n_rows; i++)
+        if (fig_of[i] == k)
+            rows[n++] = &f->rows[i];
+    qsort(rows, n, sizeof(rows[0]), cmp_rank);
+    return n;
+}
+
+/*
+ * A GEMM figure is a headline when no figure of its backend, precision and
+ * device is larger; a peak figure at its best width; any other benchmark's.
+ */
+static bool fleet_headline(const struct clb_result_file *f, const struct clb_result_row *r)
+{
+    if (strcmp(r->benchmark, "gemm"))
+        return r->headline;
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct clb_result_row *o = &f->rows[i];
+        if (o->host && !strcmp(o->benchmark, "gemm") && !strcmp(o->backend, r->backend) &&
+            !strcmp(o->device, r->device) && o->precision && r->precision &&
+            !strcmp(o->precision, r->precision) && cube_size(o) > cube_size(r))
+            return false;
+    }
+    return true;
+}
+
+/* Groups the fleet rows into figures; fig_of[i] is row i's figure, SIZE_MAX for none. */
+static size_t fleet_figures(const struct clb_result_file *f, size_t *fig_of,
+                            struct fleet_figure *figs, const struct clb_result_row **rows,
+                            double *values)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct clb_result_row *r = &f->rows[i];
+        fig_of[i] = SIZE_MAX;
+        if (!r->host)
+            continue;
+        size_t k = 0;
+        while (k < n && !same_figure(figs[k].first, r))
+            k++;
+        if (k == n)
+            figs[n++] = (struct fleet_figure){ .first = r, .min = INFINITY };
+        fig_of[i] = k;
+    }
+    for (size_t k = 0; k < n; k++) {
+        struct fleet_figure *g = &figs[k];
+        size_t n_values = 0;
+        g->n_rows = figure_rows(f, fig_of, k, rows);
+        for (size_t i = 0; i < g->n_rows; i++) {
+            const struct clb_result_row *r = rows[i];
+            g->n_stragglers += r->straggler;
+            if (r->fleet_median > 0)
+                g->median = r->fleet_median;
+            if (!r->has_value) {
+                g->n_unmeasured++;
+                continue;
+            }
+            values[n_values++] = r->value;
+            g->sum += r->value;
+            g->min = fmin(g->min, r->value);
+            g->max = fmax(g->max, r->value);
+        }
+        g->n_values = n_values;
+        /* The run's own median stands; files without one get it from the figures. */
+        if (g->median <= 0 && n_values > 0) {
+            qsort(values, n_values, sizeof(values[0]), cmp_double);
+            g->median = n_values % 2 ? values[n_values / 2]
+                                     : (values[n_values / 2 - 1] + values[n_values / 2]) / 2;
+        }
+        g->headline = fleet_headline(f, g->first);
+    }
+    return n;
+}
+
+static double fleet_threshold(const struct clb_result_file *f)
+{
+    json_t *t = json_object_get(f->fleet, "threshold");
+    return json_is_number(t) && json_number_value(t) > 0 && json_number_value(t) < 1
+               ? json_number_value(t)
+               : 0;
+}
+
+/* "node1 (ranks 0, 1), node2 (rank 2)": ranks holds one row per rank, in rank order. */
+static void fleet_hosts(FILE *out, const struct clb_result_row **ranks, size_t n)
+{
+    for (size_t i = 0, n_hosts = 0; i < n; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(ranks[j]->host, ranks[i]->host);
+        if (seen)
+            continue;
+        size_t n_ranks = 0;
+        for (size_t j = i; j < n; j++)
+            n_ranks += !strcmp(ranks[j]->host, ranks[i]->host);
+        fputs(n_hosts++ ? ", " : "", out);
+        esc(out, ranks[i]->host);
+        fprintf(out, " (rank%s", n_ranks == 1 ? "" : "s");
+        for (size_t j = i, k = 0; j < n; j++)
+            if (!strcmp(ranks[j]->host, ranks[i]->host))
+                fprintf(out, "%s %d", k++ ? "," : "", ranks[j]->rank);
+        fputc(')', out);
+    }
+}
+
+static void figure_title(FILE *out, const struct clb_result_row *r)
+{
+    esc(out, r->benchmark);
+    fputc(' ', out);
+    esc(out, r->case_);
+    fputs(" · ", out);
+    esc(out, r->backend);
+    fputs(" · ", out);
+    esc(out, r->device);
+}
+
+static void rank_name(FILE *out, const struct clb_result_row *r)
+{
+    esc(out, r->host);
+    fprintf(out, " r%d", r->rank);
+}
+
+/* The round step (1, 2, 2.5 or 5 times a power of ten) at or above raw > 0. */
+static double nice_step(double raw)
+{
+    static const double mult[] = { 1, 2, 2.5, 5 };
+    const double p = pow(10, floor(log10(raw)));
+
+    for (size_t i = 0; i < sizeof(mult) / sizeof(mult[0]); i++)
+        if (mult[i] * p >= raw)
+            return mult[i] * p;
+    return 10 * p;
+}
+
+enum { FW = 1000, FH = 290, FL = 80, FR = 840, FT = 20, FB = 220 };
+
+/*
+ * One bar per rank (rows in rank order), the median as a dashed line and the
+ * straggler threshold as a dotted one; stragglers red and marked; a rank
+ * without a verified figure gets its status where its bar would be.
+ */
+static void fleet_chart(FILE *out, const struct fleet_figure *g,
+                        const struct clb_result_row *const *rows, double threshold)
+{
+    const char *unit = clb_metric_unit(g->first->metric);
+    const bool lower = clb_metric_lower_is_better(g->first->metric);
+    const double slot = (double)(FR - FL) / (double)g->n_rows;
+    const double bar_w = fmin(slot * 0.6, 60), font = fmin(12, fmax(6, slot * 0.45));
+    /* Headroom above the tallest bar for its mark; four round steps. */
+    double yhi = fmax(g->n_values ? g->max : 0, g->median) * 1.3;
+
+    yhi = yhi > 0 ? 4 * nice_step(yhi / 4) : 1;
+    fputs("<h3>", out);
+    figure_title(out, g->first);
+    fprintf(out, "</h3>\n<svg class=\"chart fleet-chart\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+                 "height=\"%d\" role=\"img\" aria-label=\"", FW, FH, FW, FH);
+    figure_title(out, g->first);
+    fprintf(out, " per rank\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                 "fill=\"#fafafa\" stroke=\"#ccc\"/>\n", FL, FT, FR - FL, FB - FT);
+    for (int i = 0; i <= 4; i++) {
+        double v = yhi * i / 4, y = scale(v, 0, yhi, false, FB, FT);
+        fprintf(out, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
+                     "stroke=\"#e0e0e0\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" "
+                     "font-size=\"12\">%.4g</text>\n", FL, FR, y, y, FL - 6, y + 4, v);
+    }
+    fprintf(out, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\" "
+                 "transform=\"rotate(-90 18 %d)\">%s</text>\n", (FT + FB) / 2, (FT + FB) / 2, unit);
+    for (size_t i = 0; i < g->n_rows; i++) {
+        const struct clb_result_row *r = rows[i];
+        const double x = FL + slot * ((double)i + 0.5);
+        const bool vertical = slot < 70; /* a word wider than its slot stands upright */
+        fprintf(out, "<text class=\"rank-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\" "
+                     "font-size=\"%.1f\" transform=\"rotate(-40 %.1f %d)\">", x, FB + 14, font,
+                x, FB + 14);
+        rank_name(out, r);
+        fputs("</text>\n", out);
+        if (!r->has_value) {
+            fprintf(out, "<text class=\"unmeasured\" x=\"%.1f\" y=\"%d\" font-size=\"%.1f\" "
+                         "fill=\"#777\" ", x, FB - 6, font);
+            if (vertical)
+                fprintf(out, "transform=\"rotate(-90 %.1f %d)\"><title>", x, FB - 6);
+            else
+                fputs("text-anchor=\"middle\"><title>", out);
+            rank_name(out, r);
+            fputs(": ", out);
+            esc(out, r->status);
+            fputs(", not drawn</title>", out);
+            esc(out, r->status);
+            fputs("</text>\n", out);
+            continue;
+        }
+        const double y = scale(r->value, 0, yhi, false, FB, FT);
+        fprintf(out, "<rect class=\"bar%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                     "height=\"%.1f\" fill=\"%s\"><title>",
+                r->straggler ? " straggler" : "", x - bar_w / 2, y, bar_w, fmax(FB - y, 1),
+                r->straggler ? "#d62728" : palette[0]);
+        rank_name(out, r);
+        fprintf(out, ": %.4g %s", r->value, unit);
+        if (g->median > 0)
+            fprintf(out, ", %+.1f%% vs the median", (r->value / g->median - 1.0) * 100.0);
+        fprintf(out, "%s</title></rect>", r->straggler ? ", straggler" : "");
+        if (r->straggler) {
+            if (vertical)
+                fprintf(out, "<text class=\"straggler-mark\" x=\"%.1f\" y=\"%.1f\" "
+                             "font-size=\"%.1f\" fill=\"#d62728\" transform=\"rotate(-90 %.1f "
+                             "%.1f)\">straggler</text>", x + font / 3, y - 4, font, x + font / 3,
+                        y - 4);
+            else
+                fprintf(out, "<text class=\"straggler-mark\" x=\"%.1f\" y=\"%.1f\" "
+                             "text-anchor=\"middle\" font-size=\"%.1f\" fill=\"#d62728\">"
+                             "straggler</text>", x, y - 6, font);
+        }
+        fputc('\n', out);
+    }
+    if (g->median > 0) {
+        const double y = scale(g->median, 0, yhi, false, FB, FT);
+        fprintf(out, "<line class=\"median\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
+                     "stroke=\"#222\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"
+                     "<text class=\"median-label\" x=\"%d\" y=\"%.1f\" font-size=\"12\">"
+                     "median %.4g %s</text>\n", FL, FR, y, y, FR + 6, y + 4, g->median, unit);
+        if (threshold > 0) {
+            const double t = g->median * (lower ? 1 + threshold : 1 - threshold);
+            const double yt = scale(t, 0, yhi, false, FB, FT);
+            fprintf(out, "<line class=\"threshold\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" "
+                         "y2=\"%.1f\" stroke=\"#d62728\" stroke-dasharray=\"2 3\"/>", FL, FR,
+                    yt, yt);
+            if (fabs(yt - y) >= 12)
+                fprintf(out, "<text class=\"threshold-label\" x=\"%d\" y=\"%.1f\" "
+                             "font-size=\"11\" fill=\"#d62728\">straggler %s %.4g</text>",
+                        FR + 6, yt + 4, lower ? "above" : "below", t);
+            fputc('\n', out);
+        }
+    }
+    fputs("</svg>\n", out);
+}
+
+/* sum, min, median, max and the threshold, on one line under the chart (or in the table). */
+static void fleet_caption(FILE *out, const struct fleet_figure *g,
+                          const struct clb_result_row *const *rows, double threshold)
+{
+    const char *unit = clb_metric_unit(g->first->metric);
+    const bool lower = clb_metric_lower_is_better(g->first->metric);
+
+    fputs("<p class=\"caption\">", out);
+    if (g->n_values == 0) {
+        fputs("no rank has a verified figure", out);
+    } else {
+        /* The ranks ran at once: their figures add up, but latencies do not. */
+        if (!lower)
+            fprintf(out, "sum %.4g %s over %zu rank%s · ", g->sum, unit, g->n_values,
+                    g->n_values == 1 ? "" : "s");
+        fprintf(out, "min %.4g · median %.4g · max %.4g %s", g->min, g->median, g->max, unit);
+        if (lower)
+            fprintf(out, " over %zu rank%s (lower is better)", g->n_values,
+                    g->n_values == 1 ? "" : "s");
+    }
+    if (threshold > 0)
+        fprintf(out, " · straggler: more than %.3g%% %s the median", threshold * 100.0,
+                lower ? "above" : "below");
+    for (size_t pass = 0; pass < 2; pass++) {
+        size_t k = 0;
+        for (size_t i = 0; i < g->n_rows; i++) {
+            const struct clb_result_row *r = rows[i];
+            if (pass == 0 ? !r->straggler : r->has_value)
+                continue;
+            fputs(k++ ? ", " : pass == 0 ? " · stragglers: " : " · not drawn: ", out);
+            rank_name(out, r);
+            if (pass == 1) {
+                fputc(' ', out);
+                esc(out, r->status);
+            }
+        }
+    }
+    fputs("</p>\n", out);
+}
+
+static void fleet_section(FILE *out, const struct clb_result_file *f, size_t n_files)
+{
+    size_t *fig_of = calloc(f->n_rows + 1, sizeof(*fig_of));
+    struct fleet_figure *figs = calloc(f->n_rows + 1, sizeof(*figs));
+    const struct clb_result_row **rows = calloc(f->n_rows + 1, sizeof(*rows));
+    double *values = calloc(f->n_rows + 1, sizeof(*values));
+    const double threshold = fleet_threshold(f);
+
+    if (!fig_of || !figs || !rows || !values)
+        goto out;
+    size_t n_figs = fleet_figures(f, fig_of, figs, rows, values);
+    size_t n_ranks = 0;
+    for (size_t i = 0; i < f->n_rows; i++)
+        if (f->rows[i].host)
+            rows[n_ranks++] = &f->rows[i];
+    qsort(rows, n_ranks, sizeof(rows[0]), cmp_rank);
+    size_t u = 0;
+    for (size_t i = 0; i < n_ranks; i++)
+        if (u == 0 || rows[i]->rank != rows[u - 1]->rank)
+            rows[u++] = rows[i];
+    n_ranks = u;
+
+    fputs("<h2>Fleet", out);
+    if (n_files > 1) {
+        fputs(": ", out);
+        esc(out, base(f->path));
+    }
+    fprintf(out, "</h2>\n<p>%zu rank%s on ", n_ranks, n_ranks == 1 ? "" : "s");
+    fleet_hosts(out, rows, n_ranks);
+    fputs(", measuring at the same time. Each bar is one rank's figure; the dashed line is the "
+          "figure's median over the ranks", out);
+    if (threshold > 0)
+        fprintf(out, ", the dotted one the straggler threshold: a red bar marked "
+                     "<span class=\"straggler-mark\">straggler</span> is more than %.3g%% "
+                     "worse than the median (below it, or above it where lower is better)",
+                threshold * 100.0);
+    fprintf(out, ". A rank without a verified figure (failed, error) is named, not drawn. Charts: "
+                 "the figures with a straggler or such a rank first, then the headline ones (each "
+                 "GEMM backend's largest size per precision and device, each peak's best width, "
+                 "every other benchmark's figure), at most %d; the table lists all %zu.</p>\n",
+            FLEET_MAX_CHARTS, n_figs);
+
+    size_t n_drawn = 0;
+    for (size_t pass = 0; pass < 2; pass++) {
+        for (size_t k = 0; k < n_figs && n_drawn < FLEET_MAX_CHARTS; k++) {
+            struct fleet_figure *g = &figs[k];
+            const bool flagged = g->n_stragglers > 0 || g->n_unmeasured > 0;
+            if (g->drawn || (pass == 0 ? !flagged : !g->headline))
+                continue;
+            figure_rows(f, fig_of, k, rows);
+            fleet_chart(out, g, rows, threshold);
+            fleet_caption(out, g, rows, threshold);
+            g->drawn = true;
+            n_drawn++;
+        }
+    }
+    fputs("<table class=\"fleet\"><tr><th>figure</th><th>ranks</th><th>sum</th><th>min</th>"
+          "<th>median</th><th>max</th><th>stragglers</th><th>chart</th></tr>\n", out);
+    for (size_t k = 0; k < n_figs; k++) {
+        const struct fleet_figure *g = &figs[k];
+        const char *unit = clb_metric_unit(g->first->metric);
+        size_t n = figure_rows(f, fig_of, k, rows);
+        fputs("<tr><td>", out);
+        figure_title(out, g->first);
+        fprintf(out, "</td><td class=\"num\">%zu of %zu</td><td class=\"num\">", g->n_values,
+                g->n_rows);
+        if (g->n_values && !clb_metric_lower_is_better(g->first->metric))
+            fprintf(out, "%.4g %s", g->sum, unit);
+        fputs("</td><td class=\"num\">", out);
+        if (g->n_values)
+            fprintf(out, "%.4g %s</td><td class=\"num\">%.4g %s</td><td class=\"num\">%.4g %s",
+                    g->min, unit, g->median, unit, g->max, unit);
+        else
+            fputs("</td><td class=\"num\"></td><td class=\"num\">", out);
+        fputs("</td><td>", out);
+        for (size_t i = 0, s = 0; i < n; i++)
+            if (rows[i]->straggler) {
+                fputs(s++ ? ", " : "", out);
+                rank_name(out, rows[i]);
+            }
+        fprintf(out, "</td><td>%s</td></tr>\n", g->drawn ? "above" : "");
+    }
+    fputs("</table>\n", out);
+out:
+    free(fig_of);
+    free(figs);
+    free(rows);
+    free(values);
 }
 
 static const char *jstr(json_t *o, const char *key)
@@ -533,16 +968,35 @@ static void devices_table(FILE *out, struct clb_result_file *const *files, size_
     fputs("</table>\n", out);
 }
 
+static bool any_fleet(struct clb_result_file *const *files, size_t n_files)
+{
+    for (size_t f = 0; f < n_files; f++)
+        if (files[f]->fleet)
+            return true;
+    return false;
+}
+
 static void results_table(FILE *out, struct clb_result_file *const *files, size_t n_files)
 {
-    fputs("<h2>All results</h2>\n<table class=\"results\"><tr><th>file</th><th>benchmark</th>"
-          "<th>case</th><th>device</th><th>backend</th><th>status</th><th>figure</th>"
-          "<th>speedup</th></tr>\n", out);
+    const bool fleet = any_fleet(files, n_files);
+
+    fprintf(out, "<h2>All results</h2>\n<table class=\"results\"><tr><th>file</th>%s"
+                 "<th>benchmark</th><th>case</th><th>device</th><th>backend</th><th>status</th>"
+                 "<th>figure</th><th>speedup</th>%s</tr>\n",
+            fleet ? "<th>host</th><th>rank</th>" : "",
+            fleet ? "<th>vs fleet median</th>" : "");
     for (size_t f = 0; f < n_files; f++) {
         for (size_t i = 0; i < files[f]->n_rows; i++) {
             const struct clb_result_row *r = &files[f]->rows[i];
             fputs("<tr><td>", out);
             esc(out, base(files[f]->path));
+            if (fleet) {
+                fputs("</td><td>", out);
+                esc(out, r->host);
+                fputs("</td><td class=\"num\">", out);
+                if (r->host)
+                    fprintf(out, "%d", r->rank);
+            }
             fputs("</td><td>", out);
             esc(out, r->benchmark);
             fputs("</td><td>", out);
@@ -565,6 +1019,12 @@ static void results_table(FILE *out, struct clb_result_file *const *files, size_
                 fprintf(out, "%.3gx", r->speedup);
             else if (failed)
                 fputs("unverified", out);
+            if (fleet) {
+                fputs("</td><td class=\"num\">", out);
+                if (r->host && r->has_value && r->fleet_median > 0)
+                    fprintf(out, "%+.1f%%%s", (r->value / r->fleet_median - 1.0) * 100.0,
+                            r->straggler ? " straggler" : "");
+            }
             fputs("</td></tr>\n", out);
         }
     }
@@ -586,6 +1046,8 @@ int clb_html_report(FILE *out, struct clb_result_file *const *files, size_t n_fi
           "table { border-collapse: collapse; font-size: 13px; width: 100%; }\n"
           "th, td { padding: 3px 8px; border-bottom: 1px solid #ddd; text-align: left; }\n"
           "td.num { text-align: right; white-space: nowrap; }\n"
+          "p.caption { margin-top: 0; font-size: 13px; color: #444; }\n"
+          "span.straggler-mark { color: #d62728; font-weight: 600; }\n"
           "</style>\n</head>\n<body>\n<h1>clbench report</h1>\n<p>", out);
     for (size_t f = 0; f < n_files; f++) {
         fputs(f ? ", " : "From ", out);
@@ -600,6 +1062,9 @@ int clb_html_report(FILE *out, struct clb_result_file *const *files, size_t n_fi
         fprintf(out, "; %zu result%s failed verification and %s shown as unverified, not drawn",
                 n_failed, n_failed == 1 ? "" : "s", n_failed == 1 ? "is" : "are");
     fputs("; see the runs' JSON for each call's time.</p>\n", out);
+    for (size_t f = 0; f < n_files; f++)
+        if (files[f]->fleet)
+            fleet_section(out, files[f], n_files);
     for (size_t p = 0; p < sizeof(precs) / sizeof(precs[0]); p++)
         line_chart(out, files, n_files, precs[p]);
     speedup_chart(out, files, n_files);

@@ -39,6 +39,22 @@ bool clb_compare_regressed(const char *metric, double ratio, double threshold)
     return clb_metric_lower_is_better(metric) ? ratio > 1.0 + threshold : ratio < 1.0 - threshold;
 }
 
+static const char *hostname(const struct clb_result_file *f)
+{
+    json_t *v = json_object_get(f->host, "hostname");
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+bool clb_compare_same_place(const struct clb_result_file *fa, const struct clb_result_row *a,
+                            const struct clb_result_file *fb, const struct clb_result_row *b)
+{
+    if (!a->host && !b->host)
+        return true;
+    const char *ha = a->host ? a->host : hostname(fa), *hb = b->host ? b->host : hostname(fb);
+    const int la = a->host ? a->local_rank : 0, lb = b->host ? b->local_rank : 0;
+    return ha && hb && !strcmp(ha, hb) && la == lb;
+}
+
 static bool same_problem(const struct clb_result_row *a, const struct clb_result_row *b)
 {
     return !strcmp(a->benchmark, b->benchmark) && !strcmp(a->case_, b->case_) &&
@@ -121,11 +137,17 @@ static struct clb_compare_group *group_for(struct clb_comparison *c, size_t file
                                            const struct clb_result_row *r0,
                                            const struct clb_result_row *ri)
 {
+    /* Paired rows share their place when either has one (clb_compare_same_place). */
+    const struct clb_result_row *placed = r0->host ? r0 : ri;
+
     for (size_t g = 0; g < c->n_groups; g++) {
         struct clb_compare_group *gr = &c->groups[g];
         if (gr->file == file && !strcmp(gr->benchmark, r0->benchmark) &&
             !strcmp(gr->metric, r0->metric) && !strcmp(gr->device0, r0->device) &&
-            !strcmp(gr->backend, r0->backend) && !strcmp(gr->device, ri->device))
+            !strcmp(gr->backend, r0->backend) && !strcmp(gr->device, ri->device) &&
+            (gr->host == placed->host ||
+             (gr->host && placed->host && !strcmp(gr->host, placed->host))) &&
+            gr->local_rank == placed->local_rank)
             return gr;
     }
     struct clb_compare_group *gr = &c->groups[c->n_groups++];
@@ -135,6 +157,8 @@ static struct clb_compare_group *group_for(struct clb_comparison *c, size_t file
     gr->device0 = r0->device;
     gr->backend = r0->backend;
     gr->device = ri->device;
+    gr->host = placed->host;
+    gr->local_rank = placed->local_rank;
     return gr;
 }
 
@@ -271,10 +295,15 @@ static void no_rows_error(const struct clb_comparison *c, struct clb_error *e)
 {
     char a[64], b[64];
 
+    bool fleet = false;
+    for (size_t i = 0; i < c->n_files; i++)
+        fleet |= c->files[i]->fleet != NULL;
     if (c->n_unpaired == 0 || c->unpaired[0].n_diffs == 0) {
         clb_error_set(e, "no results in common between the files (same benchmark, case and "
-                         "backend on devices of the same name; --pair FIRST=OTHER pairs devices "
-                         "of different names)");
+                         "backend on devices of the same name%s; --pair FIRST=OTHER pairs devices "
+                         "of different names)",
+                      fleet ? ", measured on the same host by the same local rank (a single "
+                              "run counts as local rank 0 of its host)" : "");
         return;
     }
     const struct clb_compare_unpaired *u = &c->unpaired[0];
@@ -328,7 +357,8 @@ int clb_compare(struct clb_result_file *const *files, size_t n_files,
             for (size_t j = 0; j < files[i]->n_rows; j++) {
                 const struct clb_result_row *ri = &files[i]->rows[j];
                 if (used[i * max_rows + j] || !same_problem(r0, ri) ||
-                    !clb_devices_match(r0->device, ri->device, pairs))
+                    !clb_devices_match(r0->device, ri->device, pairs) ||
+                    !clb_compare_same_place(f0, r0, files[i], ri))
                     continue;
                 const bool same_id = !strcmp(ri->device_id, r0->device_id);
                 if (!comparable(r0, ri)) {

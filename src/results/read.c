@@ -56,6 +56,34 @@ static int read_figure(json_t *o, const char *key, size_t i, double *out, bool *
     return 0;
 }
 
+/* A fleet file's row: who measured it, its figure's fleet median, whether it was flagged. */
+static int read_fleet(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
+{
+    json_t *rank = json_object_get(o, "rank"), *local = json_object_get(o, "local_rank");
+    json_t *s = json_object_get(o, "straggler");
+    bool present;
+
+    r->host = opt_string(o, "host");
+    r->rank = r->local_rank = -1;
+    if (!r->host && !rank && !local)
+        return 0;
+    if (!r->host || !json_is_integer(rank) || json_integer_value(rank) < 0 ||
+        json_integer_value(rank) > INT32_MAX || !json_is_integer(local) ||
+        json_integer_value(local) < 0 || json_integer_value(local) > json_integer_value(rank)) {
+        clb_error_set(e, "results[%zu]: host, rank and local_rank must come together "
+                         "(a string and ranks 0 <= local_rank <= rank)", i);
+        return -1;
+    }
+    r->rank = (int)json_integer_value(rank);
+    r->local_rank = (int)json_integer_value(local);
+    if (s && !json_is_boolean(s)) {
+        clb_error_set(e, "results[%zu].straggler is not true/false", i);
+        return -1;
+    }
+    r->straggler = json_is_true(s);
+    return read_figure(o, "fleet_median", i, &r->fleet_median, &present, e);
+}
+
 static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
 {
     bool present;
@@ -106,7 +134,7 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
         clb_error_set(e, "results[%zu].tuned is not true/false", i);
         return -1;
     }
-    return 0;
+    return read_fleet(o, i, r, e);
 }
 
 /* Copies o[key] into c[as] when it is a number (as a real: 1 and 1.0 are one value). */
@@ -216,6 +244,11 @@ static int parse(struct clb_result_file *f, const char *text, size_t len, struct
         return -1;
     }
     f->complete = json_is_true(v);
+    f->fleet = json_object_get(f->root, "fleet");
+    if (f->fleet && !json_is_object(f->fleet)) {
+        clb_error_set(e, "fleet is not an object");
+        return -1;
+    }
     f->devices = json_object_get(f->root, "devices");
     f->host = json_object_get(f->root, "host");
     if (!json_is_array(f->devices) || !json_is_object(f->host)) {

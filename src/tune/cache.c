@@ -2,6 +2,7 @@
 #include "clbench/util/file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 
 #include "config.h"
@@ -288,11 +290,11 @@ static int make_parent(const char *path)
     return 0;
 }
 
-int clb_tuning_store(const struct clb_device *dev, const char *kernel, const char *precision,
-                     uint64_t size, const struct clb_tune_params *p, double gflops,
-                     double default_gflops, struct clb_error *e)
+static int store(const char *path, const struct clb_device *dev, const char *kernel,
+                 const char *precision, uint64_t size, const struct clb_tune_params *p,
+                 double gflops, double default_gflops, struct clb_error *e)
 {
-    char path[4096], created[32];
+    char created[32];
     const char *name = clb_device_str(dev, CLB_PROP_NAME);
     const char *driver = clb_device_str(dev, CLB_PROP_DRIVER_VERSION);
     time_t now = time(NULL);
@@ -301,11 +303,6 @@ int clb_tuning_store(const struct clb_device *dev, const char *kernel, const cha
     size_t i;
     json_t *prev;
 
-    e->msg[0] = '\0';
-    if (clb_tuning_path(path, sizeof(path))) {
-        clb_error_set(e, "no place for the tuning cache: set HOME or CLBENCH_TUNING_FILE");
-        return -1;
-    }
     struct stat st;
     json_t *root = load(path, &old);
     if (!root && !old && stat(path, &st) == 0) {
@@ -347,9 +344,43 @@ int clb_tuning_store(const struct clb_device *dev, const char *kernel, const cha
         clb_error_set(e, "out of host memory");
         return -1;
     }
-    int rc = make_parent(path) == 0 ? clb_write_file_atomic(path, write_json, root, e) : -1;
-    if (rc && !e->msg[0])
-        clb_error_set(e, "%s: cannot create its folder: %s", path, strerror(errno));
+    int rc = clb_write_file_atomic(path, write_json, root, e);
     json_decref(root);
+    return rc;
+}
+
+int clb_tuning_store(const struct clb_device *dev, const char *kernel, const char *precision,
+                     uint64_t size, const struct clb_tune_params *p, double gflops,
+                     double default_gflops, struct clb_error *e)
+{
+    char path[4096], lock[4200];
+    struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    int fd, rc;
+
+    e->msg[0] = '\0';
+    if (clb_tuning_path(path, sizeof(path))) {
+        clb_error_set(e, "no place for the tuning cache: set HOME or CLBENCH_TUNING_FILE");
+        return -1;
+    }
+    if (make_parent(path)) {
+        clb_error_set(e, "%s: cannot create its folder: %s", path, strerror(errno));
+        return -1;
+    }
+    /*
+     * Read, change, replace under a lock: the ranks of a fleet on one node (or
+     * two tune runs) store into one file, and neither may drop the other's entry.
+     */
+    snprintf(lock, sizeof(lock), "%s.lock", path);
+    if ((fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0) {
+        clb_error_set(e, "%s: %s", lock, strerror(errno));
+        return -1;
+    }
+    while ((rc = fcntl(fd, F_SETLKW, &lk)) && errno == EINTR)
+        ;
+    if (rc)
+        clb_error_set(e, "%s: cannot lock: %s", lock, strerror(errno));
+    else
+        rc = store(path, dev, kernel, precision, size, p, gflops, default_gflops, e);
+    close(fd); /* releases the lock */
     return rc;
 }

@@ -26,6 +26,16 @@ case $? in
     *) grep -q 'built without MPI' "$tmp/c.err" ||
            { echo "FAIL: clbench collective failed"; cat "$tmp/c.err"; exit 1; } ;;
 esac
+# A fleet file: two ranks of Open MPI's mpirun on this machine, where built with MPI.
+if [ "${files% c}" != "$files" ] && mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 POCL_MAX_PTHREAD_COUNT=1 \
+    OMPI_MCA_btl_vader_single_copy_mechanism=none \
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:detect_leaks=0}" \
+        timeout 120 mpirun --oversubscribe -np 2 "$clbench" gemm -n 24 -b openblas,clbench \
+        --runs 1 --no-peak -o "$tmp/f.json" >/dev/null 2>"$tmp/f.err" ||
+        { echo "FAIL: a fleet run failed"; cat "$tmp/f.err"; exit 1; }
+    files="$files f"
+fi
 for f in $files; do
     jq -r '[paths | map(if type == "number" then "[]" else . end) | join(".")
             | gsub("\\.\\[\\]"; "[]")] | unique[]' "$tmp/$f.json"

@@ -382,6 +382,176 @@ static void ignored_differences(void **state)
     clb_result_file_destroy(b);
 }
 
+/*
+ * A document of host `hostname` around `results`; with `fleet`, a fleet
+ * run's (the rows then carry host, rank and local_rank: placed()).
+ */
+static struct clb_result_file *host_doc(const char *name, const char *hostname, bool fleet,
+                                        const char *results)
+{
+    char text[8192];
+    struct clb_error e;
+    int n = snprintf(text, sizeof(text),
+                     "{'schema': 'clbench-result/1', 'clbench_version': '0.1.0', "
+                     "'created': '2026-01-01T00:00:00Z', 'complete': true, "
+                     "'host': {'hostname': '%s'}, "
+                     "'devices': [{'id': '0:0', 'name': 'GPU', 'driver_version': '1.0'}], "
+                     "'options': {'runs': 3, 'alpha': 1, 'beta': 0.0, 'transfers': false}, "
+                     "'libraries': {}, %s 'results': [%s]}",
+                     hostname, fleet ? "'fleet': {'ranks': 3, 'threshold': 0.1}," : "", results);
+    assert_true(n > 0 && (size_t)n < sizeof(text));
+    for (char *c = text; *c; c++)
+        if (*c == '\'')
+            *c = '"';
+    struct clb_result_file *f = clb_result_file_parse(name, text, strlen(text), &e);
+    if (!f)
+        fail_msg("%s", e.msg);
+    return f;
+}
+
+/* clbench's GEMM on GPU, measured by `rank`, rank `local` of node `host`. */
+static const char *placed(const char *host, int rank, int local, double gflops, char *buf,
+                          size_t len)
+{
+    char extra[128];
+    snprintf(extra, sizeof(extra), "'host': '%s', 'rank': %d, 'local_rank': %d,", host, rank,
+             local);
+    return dev_row("clbench", extra, "ok", gflops, buf, len);
+}
+
+/* The compared row whose first-file row has this figure. */
+static const struct clb_compare_row *row_with(const struct clb_comparison *c, double first)
+{
+    for (size_t r = 0; r < c->n_rows; r++)
+        if (c->rows[r].row[0]->value == first)
+            return &c->rows[r];
+    fail_msg("no compared row with %g in the first file", first);
+    return NULL;
+}
+
+/*
+ * Fleet files pair by host and local rank, not by global rank nor by row
+ * order: b's launcher put node2 first, so its ranks are numbered differently.
+ */
+static void fleet_pairs_by_place(void **state)
+{
+    char r[3][512], rows[1700];
+    struct clb_comparison c;
+    struct clb_error e;
+
+    (void)state;
+    snprintf(rows, sizeof(rows), "%s, %s, %s", placed("node1", 0, 0, 10, r[0], 512),
+             placed("node1", 1, 1, 20, r[1], 512), placed("node2", 2, 0, 30, r[2], 512));
+    struct clb_result_file *a = host_doc("a.json", "node1", true, rows);
+    snprintf(rows, sizeof(rows), "%s, %s, %s", placed("node2", 0, 0, 33, r[0], 512),
+             placed("node1", 1, 0, 11, r[1], 512), placed("node1", 2, 1, 40, r[2], 512));
+    struct clb_result_file *b = host_doc("b.json", "node2", true, rows);
+    struct clb_result_file *files[2] = { a, b };
+
+    assert_int_equal(clb_compare(files, 2, NULL, 0, &c, &e), 0);
+    assert_int_equal(c.n_rows, 3);
+    const struct clb_compare_row *row = row_with(&c, 20); /* node1, local rank 1 */
+    assert_ptr_equal(row->row[1], &b->rows[2]);
+    assert_int_equal(row->row[1]->rank, 2);
+    assert_true(fabs(row->ratio[1] - 2.0) < 1e-12);
+    assert_ptr_equal(row_with(&c, 10)->row[1], &b->rows[1]);
+    assert_ptr_equal(row_with(&c, 30)->row[1], &b->rows[0]);
+    /* A geometric mean per place: rank 1's 2x does not leak into rank 0's. */
+    assert_int_equal(c.n_groups, 3);
+    for (size_t g = 0; g < c.n_groups; g++) {
+        const struct clb_compare_group *gr = &c.groups[g];
+        assert_int_equal(gr->n, 1);
+        assert_non_null(gr->host);
+        if (!strcmp(gr->host, "node1") && gr->local_rank == 1)
+            assert_true(fabs(gr->geomean - 2.0) < 1e-12);
+        else
+            assert_true(fabs(gr->geomean - 1.1) < 1e-12);
+    }
+    clb_comparison_finish(&c);
+    clb_result_file_destroy(a);
+    clb_result_file_destroy(b);
+}
+
+/* A rank with no row at its place in the other file is not paired with another rank's. */
+static void fleet_other_rank_not_paired(void **state)
+{
+    char r[2][512], rows[1100];
+    struct clb_comparison c;
+    struct clb_error e;
+
+    (void)state;
+    snprintf(rows, sizeof(rows), "%s, %s", placed("node1", 0, 0, 10, r[0], 512),
+             placed("node1", 1, 1, 20, r[1], 512));
+    struct clb_result_file *a = host_doc("a.json", "node1", true, rows);
+    snprintf(rows, sizeof(rows), "%s", placed("node1", 1, 1, 22, r[0], 512));
+    struct clb_result_file *b = host_doc("b.json", "node1", true, rows);
+    struct clb_result_file *files[2] = { a, b };
+
+    assert_int_equal(clb_compare(files, 2, NULL, 0, &c, &e), 0);
+    assert_int_equal(c.n_rows, 1);
+    assert_ptr_equal(c.rows[0].row[0], &a->rows[1]);
+    assert_int_equal(c.n_unpaired, 0); /* another place is not a config difference */
+    clb_comparison_finish(&c);
+    /* The other way round: b's node1:1 against a, whose node1:0 comes first. */
+    files[0] = b;
+    files[1] = a;
+    assert_int_equal(clb_compare(files, 2, NULL, 0, &c, &e), 0);
+    assert_int_equal(c.n_rows, 1);
+    assert_ptr_equal(c.rows[0].row[1], &a->rows[1]);
+    clb_comparison_finish(&c);
+    clb_result_file_destroy(a);
+    clb_result_file_destroy(b);
+}
+
+/* A single run's row stands at (its host.hostname, local rank 0). */
+static void single_pairs_with_local_rank_0(void **state)
+{
+    char r[3][512], rows[1700];
+    struct clb_comparison c;
+    struct clb_error e;
+
+    (void)state;
+    struct clb_result_file *one = host_doc("one.json", "node1", false,
+                                           dev_row("clbench", "", "ok", 10, r[0], 512));
+    struct clb_result_file *elsewhere = host_doc("else.json", "node3", false,
+                                                 dev_row("clbench", "", "ok", 5, r[0], 512));
+    snprintf(rows, sizeof(rows), "%s, %s, %s", placed("node2", 0, 0, 50, r[0], 512),
+             placed("node1", 1, 1, 30, r[1], 512), placed("node1", 2, 0, 12, r[2], 512));
+    struct clb_result_file *fleet = host_doc("fleet.json", "node2", true, rows);
+
+    assert_true(clb_compare_same_place(one, &one->rows[0], fleet, &fleet->rows[2]));
+    assert_true(clb_compare_same_place(fleet, &fleet->rows[2], one, &one->rows[0]));
+    assert_false(clb_compare_same_place(one, &one->rows[0], fleet, &fleet->rows[1]));
+    assert_false(clb_compare_same_place(one, &one->rows[0], fleet, &fleet->rows[0]));
+    assert_false(clb_compare_same_place(fleet, &fleet->rows[1], fleet, &fleet->rows[2]));
+    /* Two single runs: any machines, as before fleets. */
+    assert_true(clb_compare_same_place(one, &one->rows[0], elsewhere, &elsewhere->rows[0]));
+
+    struct clb_result_file *files[2] = { one, fleet };
+    assert_int_equal(clb_compare(files, 2, NULL, 0, &c, &e), 0);
+    assert_int_equal(c.n_rows, 1);
+    assert_ptr_equal(c.rows[0].row[1], &fleet->rows[2]);
+    assert_true(fabs(c.rows[0].ratio[1] - 1.2) < 1e-12);
+    assert_int_equal(c.n_groups, 1);
+    assert_string_equal(c.groups[0].host, "node1");
+    assert_int_equal(c.groups[0].local_rank, 0);
+    clb_comparison_finish(&c);
+    files[0] = fleet;
+    files[1] = one;
+    assert_int_equal(clb_compare(files, 2, NULL, 0, &c, &e), 0);
+    assert_int_equal(c.n_rows, 1);
+    assert_ptr_equal(c.rows[0].row[0], &fleet->rows[2]);
+    clb_comparison_finish(&c);
+    /* A single run of a host the fleet did not use: nothing in common, and the error says why. */
+    files[0] = elsewhere;
+    files[1] = fleet;
+    assert_int_equal(clb_compare(files, 2, NULL, 0, &c, &e), -1);
+    assert_non_null(strstr(e.msg, "same host by the same local rank"));
+    clb_result_file_destroy(one);
+    clb_result_file_destroy(elsewhere);
+    clb_result_file_destroy(fleet);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +565,9 @@ int main(void)
         cmocka_unit_test(failed_rows),
         cmocka_unit_test(grouping),
         cmocka_unit_test(ignored_differences),
+        cmocka_unit_test(fleet_pairs_by_place),
+        cmocka_unit_test(fleet_other_rank_not_paired),
+        cmocka_unit_test(single_pairs_with_local_rank_0),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

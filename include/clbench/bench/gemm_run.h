@@ -41,6 +41,15 @@ struct clb_gemm_options {
     double alpha, beta;
     bool progress;      /* "[3/12] gemm fp32 ..." lines on stderr */
     /*
+     * Fleet runs: called before every step, whether or not this process has a
+     * row there: each (precision, shape, backend, device slot), device
+     * backends having max(device_slots, n_devices) slots, host backends one;
+     * false ends the run as a signal does. NULL: only this process's signals.
+     */
+    bool (*step)(void *ctx);
+    void *step_ctx;
+    size_t device_slots;
+    /*
      * Where stored tuned parameters come from (the command wires the tuning
      * cache here): true and *out filled when `kernel` (a tuning part's cache
      * name) has parameters for dev in precision p that apply to `shape`;

@@ -38,6 +38,9 @@ struct clb_common {
     bool help;
     int argc;           /* the whole command line, for the record (set by main) */
     char **argv;
+    /* Fleet runs (CLB_FLEET_OPTIONS, clbench/cli/args.h): */
+    double straggler;   /* --straggler: fraction off the fleet median that flags a row (0.10) */
+    bool fail_on_straggler; /* --fail-on-straggler: exit 1 when a row is flagged */
 };
 
 #define CLB_COMMON_OPTIONS(type)                                                              \

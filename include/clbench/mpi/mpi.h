@@ -14,11 +14,27 @@
 struct clb_mpi_world {
     int rank, size;             /* in MPI_COMM_WORLD */
     int local_rank;             /* among the ranks on this node (shared memory) */
+    int local_size;             /* ranks on this node */
     char host[256];             /* this rank's node name */
 };
 
 /* Whether this clbench was built with MPI. */
 bool clb_mpi_built(void);
+
+/*
+ * Whether a launcher started this process as one of several ranks: the
+ * world size its environment announces (mpirun: OMPI_COMM_WORLD_SIZE;
+ * PMI/PMIx launchers such as srun: PMI_SIZE, SLURM_STEP_NUM_TASKS with
+ * PMIX_RANK), or 0 when none does or it announces one rank. Built with or
+ * without MPI: a build without it uses this to refuse to run N times.
+ */
+int clb_mpi_launched(void);
+
+/*
+ * The world of a fleet run: started, with more than one rank; else NULL.
+ * (Commands measure as one rank of a fleet exactly when this is not NULL.)
+ */
+const struct clb_mpi_world *clb_mpi_fleet(void);
 
 /*
  * MPI_Init once per process (a lone process is a world of one) and fills
@@ -34,5 +50,30 @@ bool clb_mpi_all(bool ok);
 
 /* The largest `v` over every rank (this rank's alone without MPI started). */
 int clb_mpi_max(int v);
+
+/* Rank 0's `v` on every rank (`v` itself without MPI started). */
+int clb_mpi_bcast_int(int v);
+
+/*
+ * Gathers every rank's `len` bytes at rank 0: there, *parts gets
+ * world->size malloc()ed buffers (each NUL-terminated; parts[r] from rank
+ * r, NULL when that rank sent nothing), lens their lengths and locals each
+ * rank's local_rank, all freed by clb_mpi_gather_free; elsewhere they stay
+ * NULL. Every rank must call it. A lone process gets its own bytes back.
+ * -1 with e set when rank 0 ran out of memory (after the collective calls:
+ * the ranks stay in step) or a part is 2 GiB or more.
+ */
+int clb_mpi_gather(const char *buf, size_t len, char ***parts, size_t **lens, int **locals,
+                   struct clb_error *e);
+void clb_mpi_gather_free(char **parts, size_t *lens, int *locals, int n);
+
+/*
+ * Which of the n selected devices a rank takes: with at least as many
+ * devices as ranks on the node, rank local_rank takes devices local_rank,
+ * local_rank + local_size, ... (one each when equal); with fewer, ranks
+ * share: it takes device local_rank mod n. Writes the indices to idx (room
+ * for n) in order and returns how many.
+ */
+size_t clb_mpi_pick_devices(size_t n, int local_size, int local_rank, size_t *idx);
 
 #endif

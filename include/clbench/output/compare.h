@@ -10,6 +10,11 @@
 /*
  * A comparison: table (with what was not compared and the differences
  * ignored), JSON, or CSV on `out`; with CSV those two lists go to `notes`.
+ * Where a row was paired with a fleet file's row, the table's device reads
+ * "DEVICE @ host:local_rank" (so do the unpaired and geometric-mean lines);
+ * JSON rows carry per file "hosts", "ranks", "local_ranks" (null for a single
+ * run's row), geomeans and unpaired entries "host" and "local_rank"; CSV
+ * lines end in host,rank,local_rank (empty for a single run's row).
  * Returns 0, or -1 when writing failed.
  */
 int clb_compare_write(FILE *out, FILE *notes, enum clb_format fmt, const struct clb_comparison *c);

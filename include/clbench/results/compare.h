@@ -12,9 +12,21 @@
  * config: there is no figure to mistake, and a figure lost counts as a
  * regression.
  *
+ * Fleet files (a run under mpirun/srun: rows carry host, rank, local_rank)
+ * hold one row per rank for each figure; rows of different ranks are never
+ * paired. Two rows pair only measured at the same place
+ * (clb_compare_same_place): the same host and the same local rank on it, not
+ * the same global rank, which depends on how the launcher ordered the hosts.
+ * A single run's row pairs with a fleet file's row of local rank 0 on a host
+ * of the single file's host.hostname: the same machine's first process, and
+ * devices must still match by name. (That rank measured while the others
+ * ran; what they share, memory bandwidth or a PCIe switch, may make it
+ * slower than a lone run.) Host names must be equal as written: files of
+ * different clusters pair nothing.
+ *
  * Ratios are other / first of the headline figure; their geometric mean per
  * (benchmark, metric, backend, first file's device, other file's device,
- * other file), where peak rows count only at the best width of their
+ * place, other file), where peak rows count only at the best width of their
  * precision in both files. A regression is a ratio below 1 - threshold, or
  * above 1 + threshold for lower-is-better metrics (latency).
  */
@@ -45,6 +57,8 @@ struct clb_compare_row {
 struct clb_compare_group {
     const char *benchmark, *metric;         /* "gemm", "gflops" */
     const char *device0, *backend, *device; /* first file's device, backend, other's device */
+    const char *host; /* with a fleet file: the host the rows were measured on, else NULL */
+    int local_rank;   /* and the rank on it (0 for a single run's row); -1 with host NULL */
     size_t file;                            /* the other file's index */
     size_t n;                               /* ratios in the mean */
     double geomean;
@@ -116,6 +130,14 @@ size_t clb_config_diff(json_t *a, json_t *b, struct clb_config_diff *out, size_t
 
 /* A config value for people: a string as it is, a number, true/false, "none" for NULL. */
 void clb_config_value_str(json_t *v, char *buf, size_t len);
+
+/*
+ * Whether two rows of files fa and fb were measured at the same place: always
+ * when neither is a fleet row (host NULL); otherwise the same host and local
+ * rank, where a single run's row stands at (fb's or fa's host.hostname, 0).
+ */
+bool clb_compare_same_place(const struct clb_result_file *fa, const struct clb_result_row *a,
+                            const struct clb_result_file *fb, const struct clb_result_row *b);
 
 /* Whether two device names match, directly or through a pair. */
 bool clb_devices_match(const char *first, const char *other, const struct clb_pair_list *pairs);

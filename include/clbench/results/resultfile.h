@@ -40,6 +40,15 @@ struct clb_result_row {
      * rows; peak {width}; bandwidth {bytes_per_call} from work_per_call; {} else.
      */
     json_t *config;
+    /*
+     * Fleet files only (a run under mpirun/srun, docs/result-schema.md "fleet"):
+     * the rank that measured the row, its node and its rank on that node;
+     * host NULL and rank, local_rank -1 in a single run's file.
+     */
+    const char *host;
+    int rank, local_rank;
+    bool straggler;      /* beyond the run's threshold from its figure's fleet median */
+    double fleet_median; /* that median over the ranks' verified figures; 0: none */
 };
 
 struct clb_result_file {
@@ -53,6 +62,7 @@ struct clb_result_file {
     json_t *devices;      /* borrowed: the "devices" array */
     json_t *host;         /* borrowed: the "host" object */
     json_t *derived;      /* owned: the configs derived for rows without one */
+    json_t *fleet;        /* borrowed: the "fleet" object of a fleet run's file, else NULL */
 };
 
 /* NULL with e set to "PATH: why" (one line) when the file is unusable. */

@@ -1,0 +1,43 @@
+#ifndef CLBENCH_RESULTS_FLEET_H
+#define CLBENCH_RESULTS_FLEET_H
+
+/*
+ * One result document from the documents of every rank of a fleet run
+ * (docs/result-schema.md, "Fleet runs"): what rank 0 writes after gathering
+ * them. Pure JSON work, no MPI: unit tests call it with hand-made parts.
+ */
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "clbench/util/error.h"
+
+/* One rank's clbench-result/1 document as it sent it. */
+struct clb_fleet_part {
+    const char *text; /* borrowed; NULL: the rank sent nothing */
+    size_t len;
+    int local_rank;   /* its rank on its node */
+};
+
+/*
+ * parts[r] is rank r's document. The result is rank 0's document (options,
+ * libraries, host) with:
+ * - every rank's rows and devices, each stamped "host" (that rank's
+ *   host.hostname), "rank" and "local_rank";
+ * - "complete" true only when every rank's document is complete and present;
+ * - "fleet": {ranks, threshold, hosts [{hostname, ranks, host}], figures
+ *   [{benchmark, case, backend, precision, device_name, metric,
+ *   headline, lower_is_better, ranks, sum, min, median, max, stragglers}], stragglers,
+ *   missing [{rank, why}]}.
+ * A figure is the rows of every rank with one benchmark, case, backend,
+ * precision, device name, metric and config; its statistics are over the
+ * ranks' verified values (status ok). Each such row gets "fleet_median" and
+ * "straggler": below (1 - threshold) x median, or above (1 + threshold) x
+ * median for lower-is-better metrics (latency).
+ * New reference; NULL with e set when rank 0's document is not usable or
+ * memory ran out. Another rank's unusable document is listed in "missing".
+ */
+json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double threshold,
+                        struct clb_error *e);
+
+#endif

@@ -1,0 +1,163 @@
+/* Fleet runs: a measuring command as one rank of mpirun/srun, its results merged at rank 0. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/mpi/mpi.h"
+#include "clbench/output/fleet.h"
+#include "clbench/results/fleet.h"
+#include "clbench/util/file.h"
+#include "clbench/util/interrupt.h"
+#include "common.h"
+
+int clb_fleet_enter(const char *command)
+{
+    struct clb_mpi_world w;
+    struct clb_error e;
+    const int launched = clb_mpi_launched();
+
+    if (!launched)
+        return CLB_EXIT_OK;
+    if (!clb_mpi_built()) {
+        /* N copies of a single run would each measure and write the same file. */
+        clb_mpi_start(&w, &e);
+        fprintf(stderr, "clbench %s: started as one of %d ranks, but %s\n", command, launched,
+                e.msg);
+        return CLB_EXIT_USAGE;
+    }
+    if (clb_mpi_start(&w, &e)) {
+        clb_report_error(&e);
+        return CLB_EXIT_FAILURE;
+    }
+    return CLB_EXIT_OK;
+}
+
+void clb_fleet_leave(void)
+{
+    clb_mpi_stop();
+}
+
+int clb_fleet_agree(int rc)
+{
+    return clb_mpi_fleet() ? clb_mpi_max(rc) : rc;
+}
+
+bool clb_fleet_step(void *unused)
+{
+    (void)unused;
+    /* The allreduce is the barrier: no rank starts before every rank got here. */
+    return clb_fleet_signal() == 0;
+}
+
+int clb_fleet_signal(void)
+{
+    return clb_mpi_fleet() ? clb_mpi_max(clb_interrupt_signal()) : clb_interrupt_signal();
+}
+
+struct merged {
+    const struct clb_result_file *file;
+    enum clb_format format;
+};
+
+static int write_merged(FILE *out, const void *ctx)
+{
+    const struct merged *m = ctx;
+    return clb_fleet_write(out, m->format, m->file);
+}
+
+/* Rank 0: one document from every rank's, written and printed; the exit status. */
+static int emit_root(const struct clb_common *common, const char *output, char **parts,
+                     const size_t *lens, const int *locals, int n, int rc)
+{
+    struct clb_fleet_part *p = calloc((size_t)n, sizeof(*p));
+    struct clb_result_file *f = NULL;
+    struct clb_error e;
+    json_t *doc = NULL;
+    char *text = NULL;
+
+    for (int r = 0; p && r < n; r++)
+        p[r] = (struct clb_fleet_part){ parts[r], lens[r], locals[r] };
+    if (!p)
+        clb_error_set(&e, "out of host memory merging the ranks' results");
+    else if ((doc = clb_fleet_merge(p, (size_t)n, common->straggler, &e)))
+        text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (doc && !text)
+        clb_error_set(&e, "out of host memory merging the ranks' results");
+    /* Read back as any result file is: what is printed is what compare and report see. */
+    if (text)
+        f = clb_result_file_parse("the fleet's results", text, strlen(text), &e);
+    free(text);
+    json_decref(doc);
+    free(p);
+    if (!f) {
+        clb_report_error(&e);
+        return CLB_EXIT_FAILURE;
+    }
+    if (json_array_size(json_object_get(f->fleet, "missing")))
+        rc = CLB_EXIT_FAILURE;
+    const json_int_t stragglers = json_integer_value(json_object_get(f->fleet, "stragglers"));
+    if (output) {
+        struct merged m = { f, (enum clb_format)clb_format_from_path(output) };
+        if (clb_write_file_atomic(output, write_merged, &m, &e)) {
+            clb_report_error(&e);
+            rc = CLB_EXIT_FAILURE;
+        }
+    }
+    if (clb_fleet_write(stdout, common->format, f)) {
+        fprintf(stderr, "clbench: could not write the results\n");
+        rc = CLB_EXIT_FAILURE;
+    }
+    if (clb_finish_stdout() != CLB_EXIT_OK)
+        rc = CLB_EXIT_FAILURE;
+    if (stragglers && common->fail_on_straggler) {
+        fprintf(stderr, "clbench: %" JSON_INTEGER_FORMAT " straggler%s (--fail-on-straggler)\n",
+                stragglers, stragglers == 1 ? "" : "s");
+        rc = CLB_EXIT_FAILURE;
+    }
+    clb_result_file_destroy(f);
+    return rc;
+}
+
+static int emit_fleet(const struct clb_common *common, const char *output,
+                      clb_report_writer write, const void *report, int rc, int signal)
+{
+    const struct clb_mpi_world *w = clb_mpi_fleet();
+    char *text = NULL, **parts = NULL;
+    size_t len = 0, *lens = NULL;
+    int *locals = NULL;
+    struct clb_error e;
+    FILE *m = open_memstream(&text, &len);
+
+    /* A rank that cannot write its document sends nothing; rank 0 lists it as missing. */
+    if (!m || write(m, CLB_FORMAT_JSON, report)) {
+        fprintf(stderr, "clbench: rank %d could not write its results\n", w->rank);
+        len = 0;
+    }
+    if (m && fclose(m))
+        len = 0;
+    if (clb_mpi_gather(text, len, &parts, &lens, &locals, &e)) {
+        clb_report_error(&e);
+        rc = CLB_EXIT_FAILURE;
+    }
+    free(text);
+    rc = clb_mpi_max(rc);
+    signal = clb_mpi_max(signal);
+    if (w->rank == 0 && parts)
+        rc = emit_root(common, output, parts, lens, locals, w->size, rc);
+    clb_mpi_gather_free(parts, lens, locals, w->rank == 0 ? w->size : 0);
+    rc = clb_mpi_bcast_int(rc);
+    if (signal) {
+        if (w->rank == 0)
+            fprintf(stderr, "clbench: interrupted by %s; the results measured so far were "
+                            "kept\n", strsignal(signal));
+        return 128 + signal;
+    }
+    return rc;
+}
+
+int clb_emit_result(const struct clb_common *common, const char *output,
+                    clb_report_writer write, const void *report, int rc, int signal)
+{
+    if (clb_mpi_fleet())
+        return emit_fleet(common, output, write, report, rc, signal);
+    return clb_emit_report(output, common->format, write, report, rc, signal);
+}

@@ -1,0 +1,224 @@
+/* A fleet run's output: every rank's rows figure by figure, the fleet's statistics, stragglers. */
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/output/fleet.h"
+#include "clbench/output/table.h"
+#include "clbench/util/units.h"
+
+static bool same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Whether two rows are one figure (as clb_fleet_merge groups them). */
+static bool same_figure(const struct clb_result_row *a, const struct clb_result_row *b)
+{
+    return same(a->benchmark, b->benchmark) && same(a->case_, b->case_) &&
+           same(a->backend, b->backend) && same(a->precision, b->precision) &&
+           same(a->device, b->device) && same(a->metric, b->metric) &&
+           (a->config == b->config || (a->config && b->config && json_equal(a->config, b->config)));
+}
+
+static void value_str(const char *metric, double v, char *buf, size_t len)
+{
+    if (!strcmp(metric, "gflops"))
+        clb_format_flops(v, buf, len);
+    else
+        snprintf(buf, len, "%.4g %s", v, clb_metric_unit(metric));
+}
+
+static void figure_name(const struct clb_result_row *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s %s", r->benchmark, r->case_, r->backend);
+}
+
+static double num(json_t *o, const char *key)
+{
+    return json_number_value(json_object_get(o, key));
+}
+
+/* Rows, figure by figure, each rank's under its figure's name. */
+static int rows_table(FILE *out, const struct clb_result_file *f)
+{
+    static const char *const head[] = { "FIGURE", "HOST", "RANK", "DEVICE", "VALUE",
+                                        "/ MEDIAN", "STATUS" };
+    struct clb_table *t = clb_table_create(head, 7);
+    bool *done = calloc(f->n_rows + 1, sizeof(*done));
+    char name[256], rank[32], value[64], ratio[32], status[64];
+    int rc = t && done ? 0 : -1;
+
+    if (t) {
+        clb_table_align_right(t, 2);
+        clb_table_align_right(t, 4);
+        clb_table_align_right(t, 5);
+    }
+    for (size_t i = 0; !rc && i < f->n_rows; i++) {
+        /* peak: the best width of each precision, as a single run's table (JSON: all). */
+        if (done[i] || !f->rows[i].headline)
+            continue;
+        figure_name(&f->rows[i], name, sizeof(name));
+        for (size_t j = i; !rc && j < f->n_rows; j++) {
+            const struct clb_result_row *r = &f->rows[j];
+            if (done[j] || !same_figure(&f->rows[i], r))
+                continue;
+            done[j] = true;
+            snprintf(rank, sizeof(rank), "%d", r->rank);
+            if (r->has_value)
+                value_str(r->metric, r->value, value, sizeof(value));
+            else
+                snprintf(value, sizeof(value), "-");
+            if (r->has_value && r->fleet_median > 0)
+                snprintf(ratio, sizeof(ratio), "%.2f", r->value / r->fleet_median);
+            else
+                snprintf(ratio, sizeof(ratio), "-");
+            snprintf(status, sizeof(status), "%s%s", r->status, r->straggler ? "  STRAGGLER" : "");
+            const char *cells[] = { j == i ? name : "", r->host, rank, r->device, value, ratio,
+                                    status };
+            rc = clb_table_add(t, cells);
+        }
+    }
+    if (!rc)
+        clb_table_print(t, out);
+    clb_table_destroy(t);
+    free(done);
+    return rc;
+}
+
+/* The fleet's statistics per figure measured on more than one rank. */
+static int figures_table(FILE *out, const struct clb_result_file *f)
+{
+    static const char *const head[] = { "FIGURE", "RANKS", "SUM", "MIN", "MEDIAN", "MAX",
+                                        "STRAGGLERS" };
+    struct clb_table *t = clb_table_create(head, 7);
+    json_t *figs = json_object_get(f->fleet, "figures"), *fig;
+    char name[256], n[24], v[4][64], who[256];
+    size_t i;
+    int rc = t ? 0 : -1;
+
+    for (size_t c = 1; t && c < 6; c++)
+        clb_table_align_right(t, c);
+    json_array_foreach(figs, i, fig) {
+        const char *metric = json_string_value(json_object_get(fig, "metric"));
+        const json_int_t ranks = json_integer_value(json_object_get(fig, "ranks"));
+        json_t *s = json_object_get(fig, "stragglers"), *x;
+        size_t k, used = 0;
+        if (rc || ranks < 2 || !metric || json_is_false(json_object_get(fig, "headline")))
+            continue;
+        snprintf(name, sizeof(name), "%s %s %s",
+                 json_string_value(json_object_get(fig, "benchmark")),
+                 json_string_value(json_object_get(fig, "case")),
+                 json_string_value(json_object_get(fig, "backend")));
+        snprintf(n, sizeof(n), "%" JSON_INTEGER_FORMAT, ranks);
+        static const char *const keys[] = { "sum", "min", "median", "max" };
+        for (size_t q = 0; q < 4; q++)
+            value_str(metric, num(fig, keys[q]), v[q], sizeof(v[q]));
+        /* A sum of latencies is no figure. */
+        if (clb_metric_lower_is_better(metric))
+            snprintf(v[0], sizeof(v[0]), "-");
+        who[0] = '\0';
+        json_array_foreach(s, k, x) {
+            json_int_t r = json_integer_value(x);
+            const char *host = "?";
+            for (size_t j = 0; j < f->n_rows; j++)
+                if (f->rows[j].rank == r)
+                    host = f->rows[j].host;
+            used += (size_t)snprintf(who + used, used < sizeof(who) ? sizeof(who) - used : 0,
+                                     "%s%s rank %" JSON_INTEGER_FORMAT, k ? ", " : "", host, r);
+            if (used >= sizeof(who))
+                break;
+        }
+        const char *cells[] = { name, n, v[0], v[1], v[2], v[3], who[0] ? who : "-" };
+        rc = clb_table_add(t, cells);
+    }
+    if (!rc)
+        clb_table_print(t, out);
+    clb_table_destroy(t);
+    return rc;
+}
+
+static int write_table(FILE *out, const struct clb_result_file *f)
+{
+    json_t *hosts = json_object_get(f->fleet, "hosts"), *h, *r;
+    json_t *missing = json_object_get(f->fleet, "missing"), *m;
+    const double thr = num(f->fleet, "threshold");
+    const json_int_t stragglers = json_integer_value(json_object_get(f->fleet, "stragglers"));
+    size_t i, k;
+
+    fprintf(out, "Fleet: %" JSON_INTEGER_FORMAT " ranks on %zu host%s:",
+            json_integer_value(json_object_get(f->fleet, "ranks")), json_array_size(hosts),
+            json_array_size(hosts) == 1 ? "" : "s");
+    json_array_foreach(hosts, i, h) {
+        fprintf(out, "%s %s (rank%s", i ? ";" : "",
+                json_string_value(json_object_get(h, "hostname")),
+                json_array_size(json_object_get(h, "ranks")) == 1 ? "" : "s");
+        json_array_foreach(json_object_get(h, "ranks"), k, r)
+            fprintf(out, "%s%" JSON_INTEGER_FORMAT, k ? ", " : " ", json_integer_value(r));
+        fputc(')', out);
+    }
+    fputs("\n\n", out);
+    if (rows_table(out, f))
+        return -1;
+    fputs("\nThe fleet (figures measured by several ranks at once, after a barrier):\n", out);
+    if (figures_table(out, f))
+        return -1;
+    fprintf(out, "\n%" JSON_INTEGER_FORMAT " straggler%s: ", stragglers,
+            stragglers == 1 ? "" : "s");
+    fprintf(out, "rows more than %.0f%% below their figure's fleet median (above it for "
+                 "latency) are marked STRAGGLER (--straggler).\n",
+            thr * 100);
+    json_array_foreach(missing, i, m)
+        fprintf(out, "rank %" JSON_INTEGER_FORMAT ": no results: %s\n",
+                json_integer_value(json_object_get(m, "rank")),
+                json_string_value(json_object_get(m, "why")));
+    if (!f->complete)
+        fputs("The run is incomplete: a rank was interrupted or sent no results.\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+static int write_csv(FILE *out, const struct clb_result_file *f)
+{
+    char buf[64];
+
+    fputs("host,rank,local_rank,benchmark,case,backend,precision,device,status,metric,value,"
+          "fleet_median,straggler\n", out);
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct clb_result_row *r = &f->rows[i];
+        clb_csv_field(out, r->host);
+        fprintf(out, ",%d,%d,", r->rank, r->local_rank);
+        const char *const cells[] = { r->benchmark, r->case_, r->backend,
+                                      r->precision ? r->precision : "", r->device, r->status,
+                                      r->metric };
+        for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
+            clb_csv_field(out, cells[c]);
+            fputc(',', out);
+        }
+        if (r->has_value)
+            fprintf(out, "%.17g", r->value);
+        fputc(',', out);
+        if (r->fleet_median > 0) {
+            snprintf(buf, sizeof(buf), "%.17g", r->fleet_median);
+            fputs(buf, out);
+        }
+        fprintf(out, ",%s\n", r->straggler ? "true" : "false");
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+int clb_fleet_write(FILE *out, enum clb_format fmt, const struct clb_result_file *f)
+{
+    switch (fmt) {
+    case CLB_FORMAT_JSON: {
+        int rc = json_dumpf(f->root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        fputc('\n', out);
+        return rc || ferror(out) ? -1 : 0;
+    }
+    case CLB_FORMAT_CSV:
+        return write_csv(out, f);
+    default:
+        return write_table(out, f);
+    }
+}

@@ -1,0 +1,278 @@
+#include "clbench/results/fleet.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/core/types.h"
+#include "clbench/util/units.h"
+
+/* The rows of every rank that are one figure (their statistics are across ranks). */
+struct figure {
+    json_t *first;  /* borrowed: the first row seen, whose identity the others share */
+    double *values; /* the verified values, in rank order */
+    size_t n, cap;
+    double median;
+};
+
+static const char *str(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : "";
+}
+
+static bool same_str(json_t *a, json_t *b, const char *key)
+{
+    return strcmp(str(a, key), str(b, key)) == 0;
+}
+
+static bool same_figure(json_t *a, json_t *b)
+{
+    json_t *ca = json_object_get(a, "config"), *cb = json_object_get(b, "config");
+
+    return same_str(a, b, "benchmark") && same_str(a, b, "case") && same_str(a, b, "backend") &&
+           same_str(a, b, "precision") && same_str(a, b, "device_name") &&
+           same_str(a, b, "metric") && (ca == cb || (ca && cb && json_equal(ca, cb)));
+}
+
+/* The row's verified headline figure, or false. */
+static bool row_value(json_t *row, double *v)
+{
+    json_t *x = json_object_get(row, str(row, "metric"));
+
+    if (strcmp(str(row, "status"), "ok") || !json_is_number(x))
+        return false;
+    *v = json_number_value(x);
+    return isfinite(*v);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(const double *v, size_t n, double *sorted)
+{
+    memcpy(sorted, v, n * sizeof(*v));
+    qsort(sorted, n, sizeof(*sorted), cmp_double);
+    return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+/* The figure of row (added when new); NULL when out of memory. */
+static struct figure *figure_of(struct figure **figs, size_t *n, size_t *cap, json_t *row)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (same_figure((*figs)[i].first, row))
+            return &(*figs)[i];
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        struct figure *f = realloc(*figs, c * sizeof(*f));
+        if (!f)
+            return NULL;
+        *figs = f;
+        *cap = c;
+    }
+    (*figs)[*n] = (struct figure){ .first = row };
+    return &(*figs)[(*n)++];
+}
+
+static int figure_add(struct figure *f, double v)
+{
+    if (f->n == f->cap) {
+        size_t c = f->cap ? f->cap * 2 : 8;
+        double *p = realloc(f->values, c * sizeof(*p));
+        if (!p)
+            return -1;
+        f->values = p;
+        f->cap = c;
+    }
+    f->values[f->n++] = v;
+    return 0;
+}
+
+static bool straggles(double v, double median, double threshold, bool lower_better)
+{
+    return lower_better ? v > (1.0 + threshold) * median : v < (1.0 - threshold) * median;
+}
+
+/* The figure's summary for "fleet.figures"; rows of it get fleet_median and straggler. */
+static json_t *figure_json(struct figure *f, json_t *rows, double threshold)
+{
+    json_t *o = json_object(), *who = json_array();
+    const bool lower = clb_metric_lower_is_better(str(f->first, "metric"));
+    double sum = 0, lo = INFINITY, hi = -INFINITY;
+    double *sorted = malloc((f->n ? f->n : 1) * sizeof(*sorted));
+
+    if (!o || !who || !sorted) {
+        json_decref(o);
+        json_decref(who);
+        free(sorted);
+        return NULL;
+    }
+    f->median = f->n ? median_of(f->values, f->n, sorted) : 0;
+    free(sorted);
+    for (size_t i = 0; i < f->n; i++) {
+        sum += f->values[i];
+        lo = fmin(lo, f->values[i]);
+        hi = fmax(hi, f->values[i]);
+    }
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row) {
+        double v;
+        if (!same_figure(f->first, row) || !f->n)
+            continue;
+        const bool flagged = row_value(row, &v) && straggles(v, f->median, threshold, lower);
+        json_object_set_new(row, "fleet_median", json_real(f->median));
+        json_object_set_new(row, "straggler", json_boolean(flagged));
+        if (flagged)
+            json_array_append(who, json_object_get(row, "rank"));
+    }
+    static const char *const keys[] = { "benchmark", "case", "backend", "precision",
+                                        "device_name", "metric" };
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        json_t *v = json_object_get(f->first, keys[k]);
+        json_object_set(o, keys[k], v && json_is_string(v) ? v : json_null());
+    }
+    json_t *headline = json_object_get(f->first, "headline");
+    json_object_set_new(o, "headline", json_boolean(!json_is_false(headline)));
+    json_object_set_new(o, "lower_is_better", json_boolean(lower));
+    json_object_set_new(o, "ranks", json_integer((json_int_t)f->n));
+    json_object_set_new(o, "sum", f->n ? json_real(sum) : json_null());
+    json_object_set_new(o, "min", f->n ? json_real(lo) : json_null());
+    json_object_set_new(o, "median", f->n ? json_real(f->median) : json_null());
+    json_object_set_new(o, "max", f->n ? json_real(hi) : json_null());
+    json_object_set_new(o, "stragglers", who);
+    return o;
+}
+
+/* Stamps who measured each of `from`'s entries and appends them to `to`. */
+static int stamp_all(json_t *from, json_t *to, const char *host, size_t rank, int local_rank)
+{
+    size_t i;
+    json_t *v;
+
+    json_array_foreach(from, i, v) {
+        if (!json_is_object(v))
+            continue;
+        json_object_set_new(v, "host", json_string(host));
+        json_object_set_new(v, "rank", json_integer((json_int_t)rank));
+        json_object_set_new(v, "local_rank", json_integer(local_rank));
+        if (json_array_append(to, v))
+            return -1;
+    }
+    return 0;
+}
+
+/* The node of each rank, in the order nodes first appear: [{hostname, ranks, host}]. */
+static int add_host(json_t *hosts, const char *name, size_t rank, json_t *host)
+{
+    size_t i;
+    json_t *h;
+
+    json_array_foreach(hosts, i, h) {
+        if (!strcmp(str(h, "hostname"), name))
+            return json_array_append_new(json_object_get(h, "ranks"),
+                                         json_integer((json_int_t)rank));
+    }
+    return json_array_append_new(hosts, json_pack("{s:s, s:[I], s:O}", "hostname", name, "ranks",
+                                                  (json_int_t)rank, "host", host));
+}
+
+static json_t *part_doc(const struct clb_fleet_part *p, char *why, size_t len)
+{
+    json_error_t je;
+    json_t *d;
+
+    if (!p->text || !p->len) {
+        snprintf(why, len, "it sent no results (its document could not be written)");
+        return NULL;
+    }
+    if (!(d = json_loadb(p->text, p->len, 0, &je))) {
+        snprintf(why, len, "its results are not JSON: %s", je.text);
+        return NULL;
+    }
+    if (!json_is_object(d) || strcmp(str(d, "schema"), CLB_RESULT_SCHEMA) ||
+        !json_is_array(json_object_get(d, "results")) ||
+        !json_is_object(json_object_get(d, "host"))) {
+        snprintf(why, len, "its results are not a %s document", CLB_RESULT_SCHEMA);
+        json_decref(d);
+        return NULL;
+    }
+    return d;
+}
+
+json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double threshold,
+                        struct clb_error *e)
+{
+    char why[300];
+    json_t *doc = n ? part_doc(&parts[0], why, sizeof(why)) : NULL;
+    json_t *rows = json_array(), *devices = json_array(), *hosts = json_array();
+    json_t *missing = json_array(), *figs_json = json_array();
+    struct figure *figs = NULL;
+    size_t n_figs = 0, cap = 0, n_stragglers = 0;
+    bool complete = true, ok = rows && devices && hosts && missing && figs_json;
+
+    if (!doc && n)
+        clb_error_set(e, "rank 0: %s", why);
+    else if (!doc)
+        clb_error_set(e, "no rank sent results");
+    for (size_t r = 0; doc && ok && r < n; r++) {
+        json_t *d = r ? part_doc(&parts[r], why, sizeof(why)) : json_incref(doc);
+        if (!d) {
+            complete = false;
+            ok = !json_array_append_new(missing, json_pack("{s:I, s:s}", "rank", (json_int_t)r,
+                                                           "why", why));
+            continue;
+        }
+        json_t *host = json_object_get(d, "host");
+        const char *name = str(host, "hostname");
+        complete &= json_is_true(json_object_get(d, "complete"));
+        ok = !stamp_all(json_object_get(d, "results"), rows, name, r, parts[r].local_rank) &&
+             !stamp_all(json_object_get(d, "devices"), devices, name, r, parts[r].local_rank) &&
+             !add_host(hosts, name, r, host);
+        json_decref(d);
+    }
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row) {
+        double v;
+        struct figure *f;
+        if (!ok)
+            break;
+        if (!(f = figure_of(&figs, &n_figs, &cap, row)))
+            ok = false;
+        else if (row_value(row, &v))
+            ok = !figure_add(f, v);
+    }
+    for (size_t k = 0; ok && k < n_figs; k++) {
+        json_t *fj = figure_json(&figs[k], rows, threshold);
+        ok = fj && !json_array_append_new(figs_json, fj);
+        if (ok)
+            n_stragglers += json_array_size(json_object_get(fj, "stragglers"));
+    }
+    for (size_t k = 0; k < n_figs; k++)
+        free(figs[k].values);
+    free(figs);
+    if (doc && ok) {
+        json_t *fleet = json_pack("{s:I, s:f, s:O, s:O, s:I, s:O}", "ranks", (json_int_t)n,
+                                  "threshold", threshold, "hosts", hosts, "figures", figs_json,
+                                  "stragglers", (json_int_t)n_stragglers, "missing", missing);
+        ok = fleet && !json_object_set_new(doc, "fleet", fleet) &&
+             !json_object_set(doc, "results", rows) &&
+             !json_object_set(doc, "devices", devices) &&
+             !json_object_set_new(doc, "complete", json_boolean(complete));
+    }
+    if (doc && !ok) {
+        clb_error_set(e, "out of host memory merging the ranks' results");
+        json_decref(doc);
+        doc = NULL;
+    }
+    json_decref(rows);
+    json_decref(devices);
+    json_decref(hosts);
+    json_decref(missing);
+    json_decref(figs_json);
+    return doc;
+}

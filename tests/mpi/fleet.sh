@@ -1,0 +1,111 @@
+#!/bin/sh
+# Fleet runs: measuring commands as ranks of mpirun on this machine (pocl,
+# one thread per rank), rank 0 writing one file. Modes:
+#   gather NP   gemm on NP ranks: one file with every rank's rows (host, rank,
+#               local rank), every rank's device, the fleet's figures; the
+#               same as CSV, and the table names the fleet
+#   micro       peak, bandwidth, transfer, latency and tune on 2 ranks: every
+#               rank's rows, verified
+#   straggler   3 ranks, one slowed in its timed calls (test hook): it and only
+#               it is flagged on every GEMM figure; --fail-on-straggler exits 1
+#   fail        a device error on one rank (test hook): its rows say error,
+#               the others' are fine, the file holds both, exit 1
+#   kill        a rank killed mid-run ends the run, non-zero, well within
+#               the timeout: never a hang
+# Usage: fleet.sh CLBENCH MPIRUN MODE [ARGS]
+set -u
+clbench=$1 mpirun=$2 mode=$3
+export HOST_NAME="$(hostname)"
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../device/require.sh"
+clb_require_device "$clbench"
+export POCL_MAX_PTHREAD_COUNT=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+# Open MPI leaves its components' allocations behind at MPI_Finalize (see collective.sh).
+[ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+export CLBENCH_TUNING_FILE="$tmp/tuning.json"
+fail() { echo "FAIL: $*"; cat "$tmp/out" "$tmp/err" 2>/dev/null | head -n 60; exit 1; }
+
+gemm="gemm -n 33,64 -b openblas,clbench,clblast --no-peak --runs 2"
+run() { # mpirun ARGS...: with a hard limit, output in $tmp/out, $tmp/err
+    timeout 150 "$mpirun" --oversubscribe "$@" >"$tmp/out" 2>"$tmp/err"
+}
+
+case $mode in
+gather)
+    np=$4
+    run -np "$np" "$clbench" $gemm -o "$tmp/r.json" || fail "gemm on $np ranks exited $?"
+    grep -q "^Fleet: $np ranks on 1 host" "$tmp/out" || fail "the table does not name the fleet"
+    jq -e --argjson n "$np" '
+        (.results | length == 6 * $n) and
+        ([.results[].rank] | unique == [range($n)]) and
+        ([.results[] | select(.rank == 0)] | length == 6) and
+        (.results | all(.host == $ENV.HOST_NAME and .local_rank == .rank and .status == "ok" and
+                        .verified and (.fleet_median > 0) and (.straggler | type == "boolean"))) and
+        (.devices | length == $n and all(.host == $ENV.HOST_NAME)) and
+        (.fleet.ranks == $n and .fleet.hosts == [{hostname: $ENV.HOST_NAME, ranks: [range($n)],
+                                                  host: .host}]) and
+        (.fleet.figures | length == 6 and all(.ranks == $n and .sum >= .max and .max >= .median and
+                                              .median >= .min and .min > 0)) and
+        .complete and .fleet.missing == []' "$tmp/r.json" >/dev/null ||
+        fail "the gathered file is not every rank's rows"
+    run -np "$np" "$clbench" $gemm --format csv || fail "gemm --format csv exited $?"
+    [ "$(grep -c "^$HOST_NAME,[0-9]*,[0-9]*,gemm," "$tmp/out")" = $((6 * np)) ] ||
+        fail "the CSV does not hold every rank's rows"
+    ;;
+micro)
+    for c in "peak --runs 1" "bandwidth --bytes 1000003 --runs 2" \
+             "transfer --sizes 4K,1000003 --runs 2" "latency --runs 2"; do
+        run -np 2 "$clbench" $c --format json || fail "$c on 2 ranks exited $?"
+        jq -e '(.results | length > 0) and
+               ([.results[] | select(.rank == 0)] | length) == ([.results[] | select(.rank == 1)] | length) and
+               (.results | all(.status == "ok" or .status == "unavailable")) and
+               ([.results[] | select(.status == "ok") | .rank] | unique == [0, 1]) and (.fleet.ranks == 2)' "$tmp/out" >/dev/null ||
+            fail "$c: not every rank's rows, verified"
+    done
+    run -np 2 "$clbench" tune -n 64 --budget 2 --format json || fail "tune on 2 ranks exited $?"
+    jq -e '.ranks == 2 and ([.fleet[].rank] == [0, 1]) and
+           (.fleet | all(.tune.searches | length == 1))' "$tmp/out" >/dev/null ||
+        fail "tune: not every rank's search"
+    ;;
+straggler)
+    slow="-np 1 env CLBENCH_FAULT_SLOW=1 $clbench $gemm"
+    run -np 2 "$clbench" $gemm -o "$tmp/r.json" : $slow || fail "a straggler made the run exit $?"
+    jq -e '(.results | map(select(.straggler)) | map(.rank) | unique == [2]) and
+           (.results | map(select(.rank == 2)) | all(.straggler)) and
+           (.fleet.figures | all(.stragglers == [2])) and .fleet.stragglers == 6' \
+        "$tmp/r.json" >/dev/null || fail "rank 2 (slowed) is not the one straggler"
+    [ "$(grep -c ' ok  STRAGGLER$' "$tmp/out")" = 6 ] || fail "the table does not mark rank 2's rows"
+    run -np 2 "$clbench" $gemm --fail-on-straggler : $slow --fail-on-straggler
+    rc=$?
+    [ $rc = 1 ] || fail "--fail-on-straggler exited $rc, not 1"
+    grep -q '6 stragglers (--fail-on-straggler)' "$tmp/err" || fail "no line says why"
+    ;;
+fail)
+    run -np 2 "$clbench" $gemm -o "$tmp/r.json" : -np 1 env CLBENCH_FAULT_FINISH=1 "$clbench" \
+        $gemm -o "$tmp/r.json"
+    rc=$?
+    [ $rc != 124 ] || fail "a failing rank made the run hang"
+    [ $rc = 1 ] || fail "a failing rank exited $rc, not 1"
+    jq -e '(.results | map(select(.rank == 2 and .backend != "openblas")) | length == 4 and
+                       all(.status == "error")) and
+           (.results | map(select(.rank < 2)) | length == 12 and all(.status == "ok"))' \
+        "$tmp/r.json" >/dev/null || fail "the failing rank's rows are not marked, or others lost"
+    ;;
+kill)
+    start=$(date +%s)
+    run -np 2 "$clbench" gemm -n 512 -b openblas --no-peak --min-time 20 : \
+        -np 1 timeout -s KILL 2 "$clbench" gemm -n 512 -b openblas --no-peak --min-time 20
+    rc=$?
+    took=$(( $(date +%s) - start ))
+    [ $rc != 0 ] || fail "a killed rank left exit status 0"
+    [ $rc != 124 ] || fail "a killed rank made the run hang (killed by the timeout)"
+    [ $took -le 90 ] || fail "a killed rank took ${took}s to end the run"
+    ;;
+*)
+    echo "usage: fleet.sh CLBENCH MPIRUN gather NP|micro|straggler|fail|kill" >&2
+    exit 99 ;;
+esac
+echo PASS
