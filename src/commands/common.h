@@ -91,6 +91,12 @@ void clb_fleet_leave(void);
 /* The worst (largest) exit status over the ranks; rc itself in a single run. */
 int clb_fleet_agree(int rc);
 /*
+ * Whether every rank plans the same number of measurement steps (a mismatch
+ * would leave ranks waiting at different barriers): 0, or 2 on every rank
+ * with a line from rank 0 (`what` names the command). 0 in a single run.
+ */
+int clb_fleet_plan(const char *what, unsigned long steps);
+/*
  * Before each measurement step: every rank waits for the others, so they
  * measure together; false when a signal stopped any rank (they all stop).
  * Alone: !clb_interrupted(). The signature of clb_gemm_options.step.

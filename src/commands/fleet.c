@@ -28,7 +28,11 @@ int clb_fleet_enter(const char *command)
         clb_report_error(&e);
         return CLB_EXIT_FAILURE;
     }
-    return CLB_EXIT_OK;
+    /* Every rank runs the same command, or the ranks would wait in different places. */
+    unsigned long h = 5381;
+    for (const char *c = command; *c; c++)
+        h = h * 33 + (unsigned char)*c;
+    return clb_fleet_plan(command, h);
 }
 
 void clb_fleet_leave(void)
@@ -45,7 +49,24 @@ bool clb_fleet_step(void *unused)
 {
     (void)unused;
     /* The allreduce is the barrier: no rank starts before every rank got here. */
-    return clb_fleet_signal() == 0;
+    return (clb_mpi_fleet() ? clb_mpi_max_idle(clb_interrupt_signal())
+                            : clb_interrupt_signal()) == 0;
+}
+
+int clb_fleet_plan(const char *what, unsigned long steps)
+{
+    const struct clb_mpi_world *w = clb_mpi_fleet();
+    /* Two maxima make a minimum too: every rank planned the same when both agree. */
+    const int most = w ? clb_mpi_max((int)(steps % 1000003)) : 0;
+    const int least = w ? -clb_mpi_max(-(int)(steps % 1000003)) : 0;
+
+    if (most == least)
+        return CLB_EXIT_OK;
+    if (w->rank == 0)
+        fprintf(stderr, "clbench %s: the ranks plan different measurements (%d to %d steps): "
+                        "start every rank with the same command and options\n", what, least,
+                most);
+    return CLB_EXIT_USAGE;
 }
 
 int clb_fleet_signal(void)
@@ -126,14 +147,15 @@ static int emit_fleet(const struct clb_common *common, const char *output,
     int *locals = NULL;
     struct clb_error e;
     FILE *m = open_memstream(&text, &len);
+    bool written = m && !write(m, CLB_FORMAT_JSON, report);
 
+    if (m && fclose(m))
+        written = false;
     /* A rank that cannot write its document sends nothing; rank 0 lists it as missing. */
-    if (!m || write(m, CLB_FORMAT_JSON, report)) {
+    if (!written) {
         fprintf(stderr, "clbench: rank %d could not write its results\n", w->rank);
         len = 0;
     }
-    if (m && fclose(m))
-        len = 0;
     if (clb_mpi_gather(text, len, &parts, &lens, &locals, &e)) {
         clb_report_error(&e);
         rc = CLB_EXIT_FAILURE;

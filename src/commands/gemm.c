@@ -169,7 +169,9 @@ static int validate(struct gemm_config *cfg)
                     cfg->output);
             return CLB_EXIT_USAGE;
         }
-        if (!writable) {
+        /* In a fleet only rank 0 writes it: the folder need not exist on other nodes. */
+        const struct clb_mpi_world *fleet = clb_mpi_fleet();
+        if (!writable && (!fleet || fleet->rank == 0)) {
             fprintf(stderr, "clbench gemm: option --output: cannot write in the folder of '%s'\n",
                     cfg->output);
             return CLB_EXIT_USAGE;
@@ -244,6 +246,16 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     /* OpenBLAS alone needs no OpenCL: -b openblas works on a machine without a driver. */
     if (needs_devices(cfg) && (rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
         return rc;
+    /* A fleet's ranks must take the same steps: the same plan on every rank. */
+    const bool limits = !cfg->no_peak || show_devices;
+    unsigned long steps = limits ? 1 + sel.n_slots : 0;
+    for (size_t b = 0; b < cfg->backends.n; b++)
+        steps += cfg->precisions.n * cfg->sizes.n *
+                 (cfg->backends.v[b]->on_device ? sel.n_slots : 1);
+    if ((rc = clb_fleet_plan(show_devices ? "run" : "gemm", steps)) != CLB_EXIT_OK) {
+        clb_selection_close(&sel);
+        return rc;
+    }
     /* A fleet's ranks on one node share its CPU: OpenBLAS gets this rank's part of it. */
     const struct clb_mpi_world *fleet = clb_mpi_fleet();
     unsigned threads = cfg->threads;
@@ -287,18 +299,20 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     struct clb_micro_results micro = { 0 };
     clb_interrupt_install();
     /* What explains the GEMM figures: each device's peak (and, for run, its bandwidth). */
-    if (!cfg->no_peak || show_devices)
+    if (limits)
         measure_limits(cfg, &sel, show_devices, &micro);
     if (clb_gemm_run(&opt, sel.devices, sel.n_devices, &res, &e) != 0) {
+        clb_mpi_abort_fleet(e.msg);
         clb_report_error(&e);
         clb_selection_close(&sel);
         return CLB_EXIT_FAILURE;
     }
-    meta.complete = !res.interrupted && !clb_interrupted();
     meta.signal = clb_fleet_signal();
+    meta.complete = !res.interrupted && !clb_interrupted() && !meta.signal;
     /* After the run: the libraries as they ran (OpenBLAS's threads are set by then). */
     struct clb_run_record *record = clb_run_record_capture(opt.backends, opt.n_backends);
     if (!record) {
+        clb_mpi_abort_fleet("out of host memory");
         clb_gemm_results_finish(&res);
         clb_micro_results_finish(&micro);
         clb_selection_close(&sel);

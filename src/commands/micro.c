@@ -7,6 +7,7 @@
 #include "clbench/bench/hostpeak.h"
 #include "clbench/cli/args.h"
 #include "clbench/cli/gemm_args.h"
+#include "clbench/mpi/mpi.h"
 #include "clbench/output/micro.h"
 #include "clbench/util/interrupt.h"
 #include "clbench/util/parse.h"
@@ -80,8 +81,11 @@ int clb_micro_emit(const struct clb_common *common, const char *output, bool gat
     struct clb_run_record *record = clb_run_record_capture(NULL, 0);
     int rc = CLB_EXIT_OK;
 
-    if (!record)
+    if (!record) {
+        if (gather)
+            clb_mpi_abort_fleet("out of host memory");
         return CLB_EXIT_FAILURE;
+    }
     meta->record = record;
     meta->complete = signal == 0;
     meta->signal = signal;

@@ -193,17 +193,21 @@ static int tune_device(const struct tune_config *cfg, const struct clb_device *d
 static int fleet_output(const struct tune_config *cfg, const char *text, size_t len)
 {
     const struct clb_mpi_world *w = clb_mpi_fleet();
-    char **parts, **names = NULL;
-    size_t *lens, *name_lens, host_len;
-    int *locals, *name_locals, rc = CLB_EXIT_OK;
+    char **parts = NULL, **names = NULL;
+    size_t *lens = NULL, *name_lens = NULL;
+    int *locals = NULL, *name_locals = NULL, rc = CLB_EXIT_OK;
     struct clb_error e;
 
-    host_len = strlen(w->host);
-    if (clb_mpi_gather(text, len, &parts, &lens, &locals, &e) ||
-        clb_mpi_gather(w->host, host_len, &names, &name_lens, &name_locals, &e)) {
+    /* Both gathers on every rank, whatever the first gave: the ranks stay in step. */
+    const int got_text = clb_mpi_gather(text, len, &parts, &lens, &locals, &e);
+    if (got_text)
+        clb_report_error(&e);
+    if (clb_mpi_gather(w->host, strlen(w->host), &names, &name_lens, &name_locals, &e)) {
         clb_report_error(&e);
         rc = CLB_EXIT_FAILURE;
     }
+    if (got_text)
+        rc = CLB_EXIT_FAILURE;
     json_t *ranks = json_array();
     for (int r = 0; w->rank == 0 && parts && names && r < w->size; r++) {
         const char *host = names[r] ? names[r] : "?";

@@ -80,6 +80,7 @@ static int gather_alone(const char *buf, size_t len, char ***parts, size_t **len
 #if HAVE_MPI
 #include <mpi.h>
 #include <stdio.h>
+#include <time.h>
 
 static bool started;
 static struct clb_mpi_world world;
@@ -157,6 +158,34 @@ int clb_mpi_max(int v)
     return out;
 }
 
+int clb_mpi_max_idle(int v)
+{
+    const struct timespec nap = { 0, 200000 };
+    MPI_Request req;
+    int out = v, done = 0;
+
+    if (!started)
+        return v;
+    /*
+     * A blocking allreduce spins on a core while it waits: on a node whose
+     * CPU the other ranks are still measuring with, that would slow them.
+     */
+    MPI_Iallreduce(&v, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
+    for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done;
+         MPI_Test(&req, &done, MPI_STATUS_IGNORE))
+        nanosleep(&nap, NULL);
+    return out;
+}
+
+void clb_mpi_abort_fleet(const char *why)
+{
+    if (!clb_mpi_fleet())
+        return;
+    fprintf(stderr, "clbench: rank %d on %s: %s; ending every rank\n", world.rank, world.host,
+            why);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
 int clb_mpi_bcast_int(int v)
 {
     if (started)
@@ -185,7 +214,8 @@ int clb_mpi_gather(const char *buf, size_t len, char ***parts, size_t **lens, in
     int *all = NULL, *counts = NULL, *displs = NULL;
     char *flat = NULL;
     long long total = 0;
-    int ok = 1, rc = 0;
+    bool ok;
+    int rc = 0;
 
     *parts = NULL;
     *lens = NULL;
@@ -203,15 +233,13 @@ int clb_mpi_gather(const char *buf, size_t len, char ***parts, size_t **lens, in
         displs[r] = (int)total;
         total += counts[r];
     }
-    if (me == 0)
-        ok = (flat = malloc((size_t)total + 1)) != NULL;
-    /* Where rank 0 has no room, every rank sends nothing: the ranks stay in step. */
-    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!ok)
-        for (int r = 0; me == 0 && r < n; r++)
-            counts[r] = 0;
-    MPI_Gatherv(buf, ok && mine[0] > 0 ? mine[0] : 0, MPI_CHAR, flat, counts, displs, MPI_CHAR, 0,
-                MPI_COMM_WORLD);
+    if (me == 0 && !(flat = malloc((size_t)total + 1)))
+        memset(counts, 0, (size_t)n * sizeof(int)); /* no room: every rank sends nothing */
+    /* Each rank sends exactly what rank 0 has room for: send and receive counts agree. */
+    int send = 0;
+    MPI_Scatter(counts, 1, MPI_INT, &send, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Gatherv(buf, send, MPI_CHAR, flat, counts, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+    ok = me != 0 || flat != NULL;
     if (me == 0 && ok) {
         *parts = must_calloc((size_t)n, sizeof(**parts));
         *lens = must_calloc((size_t)n, sizeof(**lens));
@@ -227,7 +255,7 @@ int clb_mpi_gather(const char *buf, size_t len, char ***parts, size_t **lens, in
                 (*parts)[r][counts[r]] = '\0';
                 (*lens)[r] = (size_t)counts[r];
             } else if (counts[r]) {
-                ok = 0;
+                ok = false;
             }
         }
     }
@@ -278,6 +306,16 @@ int clb_mpi_max(int v)
 int clb_mpi_bcast_int(int v)
 {
     return v;
+}
+
+int clb_mpi_max_idle(int v)
+{
+    return v;
+}
+
+void clb_mpi_abort_fleet(const char *why)
+{
+    (void)why;
 }
 
 const struct clb_mpi_world *clb_mpi_fleet(void)

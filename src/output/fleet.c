@@ -7,21 +7,8 @@
 
 #include "clbench/output/fleet.h"
 #include "clbench/output/table.h"
+#include "clbench/results/fleet.h"
 #include "clbench/util/units.h"
-
-static bool same(const char *a, const char *b)
-{
-    return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
-/* Whether two rows are one figure (as clb_fleet_merge groups them). */
-static bool same_figure(const struct clb_result_row *a, const struct clb_result_row *b)
-{
-    return same(a->benchmark, b->benchmark) && same(a->case_, b->case_) &&
-           same(a->backend, b->backend) && same(a->precision, b->precision) &&
-           same(a->device, b->device) && same(a->metric, b->metric) &&
-           (a->config == b->config || (a->config && b->config && json_equal(a->config, b->config)));
-}
 
 static void value_str(const char *metric, double v, char *buf, size_t len)
 {
@@ -33,7 +20,12 @@ static void value_str(const char *metric, double v, char *buf, size_t len)
 
 static void figure_name(const struct clb_result_row *r, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s %s %s", r->benchmark, r->case_, r->backend);
+    /* Ranks with several devices: each of their devices is a step of its own. */
+    if (r->slot > 0)
+        snprintf(buf, len, "%s %s %s [device %d]", r->benchmark, r->case_, r->backend,
+                 r->slot + 1);
+    else
+        snprintf(buf, len, "%s %s %s", r->benchmark, r->case_, r->backend);
 }
 
 static double num(json_t *o, const char *key)
@@ -57,13 +49,18 @@ static int rows_table(FILE *out, const struct clb_result_file *f)
         clb_table_align_right(t, 5);
     }
     for (size_t i = 0; !rc && i < f->n_rows; i++) {
-        /* peak: the best width of each precision, as a single run's table (JSON: all). */
-        if (done[i] || !f->rows[i].headline)
+        if (done[i])
+            continue;
+        /* peak: the widths that are some rank's best, as a single run's table (JSON: all). */
+        bool headline = false;
+        for (size_t j = i; j < f->n_rows; j++)
+            headline |= f->rows[j].headline && clb_fleet_same_figure(&f->rows[i], &f->rows[j]);
+        if (!headline)
             continue;
         figure_name(&f->rows[i], name, sizeof(name));
         for (size_t j = i; !rc && j < f->n_rows; j++) {
             const struct clb_result_row *r = &f->rows[j];
-            if (done[j] || !same_figure(&f->rows[i], r))
+            if (done[j] || !clb_fleet_same_figure(&f->rows[i], r))
                 continue;
             done[j] = true;
             snprintf(rank, sizeof(rank), "%d", r->rank);
@@ -106,12 +103,14 @@ static int figures_table(FILE *out, const struct clb_result_file *f)
         const json_int_t ranks = json_integer_value(json_object_get(fig, "ranks"));
         json_t *s = json_object_get(fig, "stragglers"), *x;
         size_t k, used = 0;
-        if (rc || ranks < 2 || !metric || json_is_false(json_object_get(fig, "headline")))
+        if (rc || ranks < 2 || !metric ||
+            (json_is_false(json_object_get(fig, "headline")) && !json_array_size(s)))
             continue;
-        snprintf(name, sizeof(name), "%s %s %s",
+        const json_int_t slot = json_integer_value(json_object_get(fig, "slot"));
+        snprintf(name, sizeof(name), slot > 0 ? "%s %s %s [device %d]" : "%s %s %s",
                  json_string_value(json_object_get(fig, "benchmark")),
                  json_string_value(json_object_get(fig, "case")),
-                 json_string_value(json_object_get(fig, "backend")));
+                 json_string_value(json_object_get(fig, "backend")), (int)slot + 1);
         snprintf(n, sizeof(n), "%" JSON_INTEGER_FORMAT, ranks);
         static const char *const keys[] = { "sum", "min", "median", "max" };
         for (size_t q = 0; q < 4; q++)

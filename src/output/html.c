@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clbench/results/compare.h"
+#include "clbench/results/fleet.h"
 #include "clbench/util/units.h"
 
 static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
@@ -487,16 +488,6 @@ struct fleet_figure {
     bool headline, drawn;
 };
 
-static bool same_figure(const struct clb_result_row *a, const struct clb_result_row *b)
-{
-    return !strcmp(a->benchmark, b->benchmark) && !strcmp(a->case_, b->case_) &&
-           !strcmp(a->backend, b->backend) && !strcmp(a->device, b->device) &&
-           !strcmp(a->metric, b->metric) &&
-           (a->precision == b->precision ||
-            (a->precision && b->precision && !strcmp(a->precision, b->precision))) &&
-           clb_config_equal(a->config, b->config);
-}
-
 static int cmp_rank(const void *a, const void *b)
 {
     int x = (*(const struct clb_result_row *const *)a)->rank;
@@ -553,7 +544,7 @@ static size_t fleet_figures(const struct clb_result_file *f, size_t *fig_of,
         if (!r->host)
             continue;
         size_t k = 0;
-        while (k < n && !same_figure(figs[k].first, r))
+        while (k < n && !clb_fleet_same_figure(figs[k].first, r))
             k++;
         if (k == n)
             figs[n++] = (struct fleet_figure){ .first = r, .min = INFINITY };

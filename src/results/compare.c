@@ -230,17 +230,24 @@ static int section_ignored(struct clb_comparison *c, size_t *cap, const char *se
     return 0;
 }
 
-static json_t *device_by_id(const struct clb_result_file *f, const char *id)
+/* The device a row ran on: its id, and in a fleet file the same rank's ("P:D" repeats). */
+static json_t *device_of(const struct clb_result_file *f, const struct clb_result_row *r)
 {
     size_t i;
     json_t *d;
 
     json_array_foreach(f->devices, i, d) {
-        json_t *v = json_object_get(d, "id");
-        if (json_is_string(v) && !strcmp(json_string_value(v), id))
+        json_t *v = json_object_get(d, "id"), *rank = json_object_get(d, "rank");
+        if (json_is_string(v) && !strcmp(json_string_value(v), r->device_id) &&
+            (r->rank < 0 || (json_is_integer(rank) && json_integer_value(rank) == r->rank)))
             return d;
     }
     return NULL;
+}
+
+static bool same_device(const struct clb_result_row *a, const struct clb_result_row *b)
+{
+    return !strcmp(a->device_id, b->device_id) && a->rank == b->rank;
 }
 
 /* The driver versions of the devices each of the first file's devices was paired with. */
@@ -253,20 +260,24 @@ static int driver_ignored(struct clb_comparison *c, size_t *cap)
         const struct clb_result_row *r0 = c->rows[r].row[0];
         bool seen = !strcmp(r0->device_id, "host") || !r0->device_id[0];
         for (size_t q = 0; q < r && !seen; q++)
-            seen = !strcmp(c->rows[q].row[0]->device_id, r0->device_id);
+            seen = same_device(c->rows[q].row[0], r0);
         if (seen)
             continue;
-        values[0] = json_object_get(device_by_id(c->files[0], r0->device_id), "driver_version");
+        values[0] = json_object_get(device_of(c->files[0], r0), "driver_version");
         for (size_t i = 1; i < c->n_files; i++) {
             values[i] = NULL;
             for (size_t q = r; q < c->n_rows && !values[i]; q++) {
                 const struct clb_compare_row *row = &c->rows[q];
-                if (row->row[i] && !strcmp(row->row[0]->device_id, r0->device_id))
-                    values[i] = json_object_get(device_by_id(c->files[i], row->row[i]->device_id),
+                if (row->row[i] && same_device(row->row[0], r0))
+                    values[i] = json_object_get(device_of(c->files[i], row->row[i]),
                                                 "driver_version");
             }
         }
-        snprintf(field, sizeof(field), "devices[%s].driver_version", r0->device);
+        if (r0->host)
+            snprintf(field, sizeof(field), "devices[%.96s @ %.64s:%d].driver_version", r0->device,
+                     r0->host, r0->local_rank);
+        else
+            snprintf(field, sizeof(field), "devices[%s].driver_version", r0->device);
         if (add_ignored(c, cap, field, values))
             return -1;
     }

@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "clbench/core/types.h"
+#include "clbench/results/compare.h"
 #include "clbench/util/units.h"
 
 /* The rows of every rank that are one figure (their statistics are across ranks). */
 struct figure {
-    json_t *first;  /* borrowed: the first row seen, whose identity the others share */
+    const struct clb_result_row *first; /* the first row seen, whose identity the others share */
     double *values; /* the verified values, in rank order */
     size_t n, cap;
     double median;
@@ -21,29 +22,18 @@ static const char *str(json_t *o, const char *key)
     return json_is_string(v) ? json_string_value(v) : "";
 }
 
-static bool same_str(json_t *a, json_t *b, const char *key)
+static bool same_str(const char *a, const char *b)
 {
-    return strcmp(str(a, key), str(b, key)) == 0;
+    return a == b || (a && b && !strcmp(a, b));
 }
 
-static bool same_figure(json_t *a, json_t *b)
+bool clb_fleet_same_figure(const struct clb_result_row *a, const struct clb_result_row *b)
 {
-    json_t *ca = json_object_get(a, "config"), *cb = json_object_get(b, "config");
-
-    return same_str(a, b, "benchmark") && same_str(a, b, "case") && same_str(a, b, "backend") &&
-           same_str(a, b, "precision") && same_str(a, b, "device_name") &&
-           same_str(a, b, "metric") && (ca == cb || (ca && cb && json_equal(ca, cb)));
-}
-
-/* The row's verified headline figure, or false. */
-static bool row_value(json_t *row, double *v)
-{
-    json_t *x = json_object_get(row, str(row, "metric"));
-
-    if (strcmp(str(row, "status"), "ok") || !json_is_number(x))
-        return false;
-    *v = json_number_value(x);
-    return isfinite(*v);
+    return a->slot == b->slot && same_str(a->host_cpu, b->host_cpu) &&
+           !strcmp(a->benchmark, b->benchmark) && !strcmp(a->case_, b->case_) &&
+           !strcmp(a->backend, b->backend) && !strcmp(a->device, b->device) &&
+           !strcmp(a->metric, b->metric) &&
+           same_str(a->precision, b->precision) && clb_config_equal(a->config, b->config);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -60,10 +50,11 @@ static double median_of(const double *v, size_t n, double *sorted)
 }
 
 /* The figure of row (added when new); NULL when out of memory. */
-static struct figure *figure_of(struct figure **figs, size_t *n, size_t *cap, json_t *row)
+static struct figure *figure_of(struct figure **figs, size_t *n, size_t *cap,
+                                const struct clb_result_row *row)
 {
     for (size_t i = 0; i < *n; i++)
-        if (same_figure((*figs)[i].first, row))
+        if (clb_fleet_same_figure((*figs)[i].first, row))
             return &(*figs)[i];
     if (*n == *cap) {
         size_t c = *cap ? *cap * 2 : 16;
@@ -96,11 +87,15 @@ static bool straggles(double v, double median, double threshold, bool lower_bett
     return lower_better ? v > (1.0 + threshold) * median : v < (1.0 - threshold) * median;
 }
 
-/* The figure's summary for "fleet.figures"; rows of it get fleet_median and straggler. */
-static json_t *figure_json(struct figure *f, json_t *rows, double threshold)
+/*
+ * The figure's summary for "fleet.figures"; its rows (rows[i] is parsed[i])
+ * get fleet_median and straggler.
+ */
+static json_t *figure_json(struct figure *f, const struct clb_result_file *parsed, json_t *rows,
+                           double threshold)
 {
     json_t *o = json_object(), *who = json_array();
-    const bool lower = clb_metric_lower_is_better(str(f->first, "metric"));
+    const bool lower = clb_metric_lower_is_better(f->first->metric);
     double sum = 0, lo = INFINITY, hi = -INFINITY;
     double *sorted = malloc((f->n ? f->n : 1) * sizeof(*sorted));
 
@@ -117,26 +112,29 @@ static json_t *figure_json(struct figure *f, json_t *rows, double threshold)
         lo = fmin(lo, f->values[i]);
         hi = fmax(hi, f->values[i]);
     }
-    size_t i;
-    json_t *row;
-    json_array_foreach(rows, i, row) {
-        double v;
-        if (!same_figure(f->first, row) || !f->n)
+    for (size_t i = 0; f->n && i < parsed->n_rows; i++) {
+        const struct clb_result_row *r = &parsed->rows[i];
+        if (!clb_fleet_same_figure(f->first, r))
             continue;
-        const bool flagged = row_value(row, &v) && straggles(v, f->median, threshold, lower);
+        /* A peak width that is not its rank's best is listed, never flagged. */
+        const bool flagged = r->has_value && r->headline &&
+                             straggles(r->value, f->median, threshold, lower);
+        json_t *row = json_array_get(rows, i);
         json_object_set_new(row, "fleet_median", json_real(f->median));
         json_object_set_new(row, "straggler", json_boolean(flagged));
         if (flagged)
-            json_array_append(who, json_object_get(row, "rank"));
+            json_array_append_new(who, json_integer(r->rank));
     }
-    static const char *const keys[] = { "benchmark", "case", "backend", "precision",
-                                        "device_name", "metric" };
-    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-        json_t *v = json_object_get(f->first, keys[k]);
-        json_object_set(o, keys[k], v && json_is_string(v) ? v : json_null());
-    }
-    json_t *headline = json_object_get(f->first, "headline");
-    json_object_set_new(o, "headline", json_boolean(!json_is_false(headline)));
+    const struct clb_result_row *r = f->first;
+    json_object_set_new(o, "benchmark", json_string(r->benchmark));
+    json_object_set_new(o, "case", json_string(r->case_));
+    json_object_set_new(o, "backend", json_string(r->backend));
+    json_object_set_new(o, "precision", r->precision ? json_string(r->precision) : json_null());
+    json_object_set_new(o, "device_name", json_string(r->device));
+    json_object_set_new(o, "slot", r->slot >= 0 ? json_integer(r->slot) : json_null());
+    json_object_set_new(o, "host_cpu", r->host_cpu ? json_string(r->host_cpu) : json_null());
+    json_object_set_new(o, "metric", json_string(r->metric));
+    json_object_set_new(o, "headline", json_boolean(r->headline));
     json_object_set_new(o, "lower_is_better", json_boolean(lower));
     json_object_set_new(o, "ranks", json_integer((json_int_t)f->n));
     json_object_set_new(o, "sum", f->n ? json_real(sum) : json_null());
@@ -165,6 +163,30 @@ static int stamp_all(json_t *from, json_t *to, const char *host, size_t rank, in
     return 0;
 }
 
+/*
+ * What makes a rank's row one figure with other ranks' beyond its own fields:
+ * the step it ran in, its device's place among the rank's devices ("slot"),
+ * and for a host row the CPU it ran on ("host_cpu").
+ */
+static void stamp_place(json_t *results, json_t *devices, json_t *host)
+{
+    size_t i, d;
+    json_t *row, *dev;
+
+    json_array_foreach(results, i, row) {
+        const char *id = str(row, "device");
+        if (!strcmp(id, "host")) {
+            json_object_set(row, "host_cpu", json_object_get(host, "cpu"));
+            continue;
+        }
+        json_array_foreach(devices, d, dev)
+            if (!strcmp(str(dev, "id"), id))
+                break;
+        if (d < json_array_size(devices))
+            json_object_set_new(row, "slot", json_integer((json_int_t)d));
+    }
+}
+
 /* The node of each rank, in the order nodes first appear: [{hostname, ranks, host}]. */
 static int add_host(json_t *hosts, const char *name, size_t rank, json_t *host)
 {
@@ -180,33 +202,30 @@ static int add_host(json_t *hosts, const char *name, size_t rank, json_t *host)
                                                   (json_int_t)rank, "host", host));
 }
 
+/* The rank's document, checked as any result file is; NULL with why set. */
 static json_t *part_doc(const struct clb_fleet_part *p, char *why, size_t len)
 {
-    json_error_t je;
+    struct clb_result_file *f;
+    struct clb_error e;
     json_t *d;
 
     if (!p->text || !p->len) {
         snprintf(why, len, "it sent no results (its document could not be written)");
         return NULL;
     }
-    if (!(d = json_loadb(p->text, p->len, 0, &je))) {
-        snprintf(why, len, "its results are not JSON: %s", je.text);
+    if (!(f = clb_result_file_parse("its results", p->text, p->len, &e))) {
+        snprintf(why, len, "%s", e.msg);
         return NULL;
     }
-    if (!json_is_object(d) || strcmp(str(d, "schema"), CLB_RESULT_SCHEMA) ||
-        !json_is_array(json_object_get(d, "results")) ||
-        !json_is_object(json_object_get(d, "host"))) {
-        snprintf(why, len, "its results are not a %s document", CLB_RESULT_SCHEMA);
-        json_decref(d);
-        return NULL;
-    }
+    d = json_incref(f->root);
+    clb_result_file_destroy(f);
     return d;
 }
 
 json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double threshold,
                         struct clb_error *e)
 {
-    char why[300];
+    char why[sizeof(((struct clb_error *)0)->msg)];
     json_t *doc = n ? part_doc(&parts[0], why, sizeof(why)) : NULL;
     json_t *rows = json_array(), *devices = json_array(), *hosts = json_array();
     json_t *missing = json_array(), *figs_json = json_array();
@@ -229,25 +248,28 @@ json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double thr
         json_t *host = json_object_get(d, "host");
         const char *name = str(host, "hostname");
         complete &= json_is_true(json_object_get(d, "complete"));
+        stamp_place(json_object_get(d, "results"), json_object_get(d, "devices"), host);
         ok = !stamp_all(json_object_get(d, "results"), rows, name, r, parts[r].local_rank) &&
              !stamp_all(json_object_get(d, "devices"), devices, name, r, parts[r].local_rank) &&
              !add_host(hosts, name, r, host);
         json_decref(d);
     }
-    size_t i;
-    json_t *row;
-    json_array_foreach(rows, i, row) {
-        double v;
-        struct figure *f;
-        if (!ok)
-            break;
-        if (!(f = figure_of(&figs, &n_figs, &cap, row)))
-            ok = false;
-        else if (row_value(row, &v))
-            ok = !figure_add(f, v);
+    /* The stamped rows read back as the reader sees them: one identity of a figure. */
+    struct clb_result_file *parsed = NULL;
+    if (doc && ok && !json_object_set(doc, "results", rows) &&
+        !json_object_set(doc, "devices", devices)) {
+        char *text = json_dumps(doc, JSON_COMPACT);
+        parsed = text ? clb_result_file_parse("the merged results", text, strlen(text), e) : NULL;
+        free(text);
+    }
+    const bool unreadable = doc && ok && !parsed; /* e says why */
+    ok = ok && !unreadable;
+    for (size_t i = 0; ok && parsed && i < parsed->n_rows; i++) {
+        struct figure *f = figure_of(&figs, &n_figs, &cap, &parsed->rows[i]);
+        ok = f && (!parsed->rows[i].has_value || !figure_add(f, parsed->rows[i].value));
     }
     for (size_t k = 0; ok && k < n_figs; k++) {
-        json_t *fj = figure_json(&figs[k], rows, threshold);
+        json_t *fj = figure_json(&figs[k], parsed, rows, threshold);
         ok = fj && !json_array_append_new(figs_json, fj);
         if (ok)
             n_stragglers += json_array_size(json_object_get(fj, "stragglers"));
@@ -255,17 +277,17 @@ json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double thr
     for (size_t k = 0; k < n_figs; k++)
         free(figs[k].values);
     free(figs);
+    clb_result_file_destroy(parsed);
     if (doc && ok) {
         json_t *fleet = json_pack("{s:I, s:f, s:O, s:O, s:I, s:O}", "ranks", (json_int_t)n,
                                   "threshold", threshold, "hosts", hosts, "figures", figs_json,
                                   "stragglers", (json_int_t)n_stragglers, "missing", missing);
         ok = fleet && !json_object_set_new(doc, "fleet", fleet) &&
-             !json_object_set(doc, "results", rows) &&
-             !json_object_set(doc, "devices", devices) &&
              !json_object_set_new(doc, "complete", json_boolean(complete));
     }
     if (doc && !ok) {
-        clb_error_set(e, "out of host memory merging the ranks' results");
+        if (!unreadable)
+            clb_error_set(e, "out of host memory merging the ranks' results");
         json_decref(doc);
         doc = NULL;
     }

@@ -63,8 +63,18 @@ static int read_fleet(json_t *o, size_t i, struct clb_result_row *r, struct clb_
     json_t *s = json_object_get(o, "straggler");
     bool present;
 
+    json_t *slot = json_object_get(o, "slot");
+
     r->host = opt_string(o, "host");
-    r->rank = r->local_rank = -1;
+    r->host_cpu = opt_string(o, "host_cpu");
+    r->rank = r->local_rank = r->slot = -1;
+    if (slot && (!json_is_integer(slot) || json_integer_value(slot) < 0 ||
+                 json_integer_value(slot) > INT32_MAX)) {
+        clb_error_set(e, "results[%zu].slot is not a non-negative integer", i);
+        return -1;
+    }
+    if (slot)
+        r->slot = (int)json_integer_value(slot);
     if (!r->host && !rank && !local)
         return 0;
     if (!r->host || !json_is_integer(rank) || json_integer_value(rank) < 0 ||

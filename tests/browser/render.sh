@@ -1,21 +1,29 @@
 #!/bin/sh
 # `clbench report` in a real browser: headless Chromium renders the page, a
 # screenshot must not be blank, and the rendered DOM must hold the charts.
+#   render.sh CLBENCH          a fresh device run's GEMM charts (needs a device)
+#   render.sh CLBENCH DATA     the fleet section of tests/data/fleet-gemm-{a,b}.json
+#                              (no device): a chart per figure, each with its median
+#                              line, the stragglers' bars marked
 set -u
-clbench=$1
+clbench=$1 data=${2:-}
 chromium=$(command -v chromium || command -v chromium-browser) ||
     { echo "SKIP: chromium not installed"; exit 77; }
 command -v identify >/dev/null || { echo "SKIP: imagemagick not installed"; exit 77; }
-. "$(dirname "$0")/../device/require.sh"
-clb_require_device "$clbench"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-"$clbench" gemm -n 16,32,64 -p fp32,fp64 --runs 2 -o "$tmp/a.json" >/dev/null ||
-    { echo "FAIL: clbench gemm failed"; exit 1; }
-cp "$tmp/a.json" "$tmp/b.json"
-"$clbench" report "$tmp/a.json" "$tmp/b.json" -o "$tmp/report.html" ||
-    { echo "FAIL: clbench report failed"; exit 1; }
+if [ -n "$data" ]; then
+    set -- "$data/fleet-gemm-a.json" "$data/fleet-gemm-b.json"
+else
+    . "$(dirname "$0")/../device/require.sh"
+    clb_require_device "$clbench"
+    "$clbench" gemm -n 16,32,64 -p fp32,fp64 --runs 2 -o "$tmp/a.json" >/dev/null ||
+        { echo "FAIL: clbench gemm failed"; exit 1; }
+    cp "$tmp/a.json" "$tmp/b.json"
+    set -- "$tmp/a.json" "$tmp/b.json"
+fi
+"$clbench" report "$@" -o "$tmp/report.html" || { echo "FAIL: clbench report failed"; exit 1; }
 grep -q -E '<script|https?://' "$tmp/report.html" &&
     { echo "FAIL: the page is not self-contained"; exit 1; }
 
@@ -28,12 +36,24 @@ timeout 120 "$chromium" $flags --dump-dom "file://$tmp/report.html" >"$tmp/dom.h
 colors=$(identify -format '%k' "$tmp/shot.png")
 echo "screenshot: $(identify -format '%wx%h' "$tmp/shot.png"), $colors colours"
 [ "$colors" -ge 16 ] || { echo "FAIL: the screenshot is (nearly) blank"; exit 1; }
+count() { grep -o -F "$1" "$tmp/dom.html" | wc -l; }
+if [ -n "$data" ]; then
+    # a: every figure has a straggler or a failed rank (3 charts); b: one straggler, and
+    # its two other figures are headline ones (3 charts).
+    [ "$(count 'class="chart fleet-chart"')" -eq 6 ] || { echo "FAIL: expected 6 fleet charts"; exit 1; }
+    [ "$(count 'class="median"')" -eq 6 ] || { echo "FAIL: expected a median line per chart"; exit 1; }
+    # Stragglers: a's node1 r1 (GEMM) and node2 r2 (latency), b's node2 r0 (GEMM).
+    [ "$(count 'class="bar straggler"')" -eq 3 ] || { echo "FAIL: expected 3 straggler bars"; exit 1; }
+    [ "$(count '>straggler</text>')" -eq 3 ] || { echo "FAIL: expected 3 straggler marks"; exit 1; }
+    [ "$(count 'class="unmeasured"')" -eq 1 ] || { echo "FAIL: expected one rank drawn as failed"; exit 1; }
+    echo PASS
+    exit 0
+fi
 for want in 'class="chart line-chart"' 'class="chart bar-chart"' '<polyline' '<circle' \
             'class="bar"' 'GFLOP/s' 'matrix size' 'class="legend"' '<table class="devices">'; do
-    n=$(grep -c -F "$want" "$tmp/dom.html")
-    [ "$n" -gt 0 ] || { echo "FAIL: rendered DOM lacks $want"; exit 1; }
+    [ "$(count "$want")" -gt 0 ] || { echo "FAIL: rendered DOM lacks $want"; exit 1; }
 done
 # Two precisions, so two line charts.
-[ "$(grep -o 'class="chart line-chart"' "$tmp/dom.html" | wc -l)" -eq 2 ] ||
+[ "$(count 'class="chart line-chart"')" -eq 2 ] ||
     { echo "FAIL: expected a line chart for fp32 and one for fp64"; exit 1; }
 echo PASS

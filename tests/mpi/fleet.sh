@@ -6,12 +6,19 @@
 #               same as CSV, and the table names the fleet
 #   micro       peak, bandwidth, transfer, latency and tune on 2 ranks: every
 #               rank's rows, verified
-#   straggler   3 ranks, one slowed in its timed calls (test hook): it and only
-#               it is flagged on every GEMM figure; --fail-on-straggler exits 1
+#   straggler   3 ranks, one slowed in its timed calls (test hook: 10x and 50 ms
+#               more each, far below any rank the oversubscribed CPU slows): it
+#               and only it is flagged on every GEMM figure (of three ranks, only
+#               one below the middle one can be); --fail-on-straggler exits 1
 #   fail        a device error on one rank (test hook): its rows say error,
 #               the others' are fine, the file holds both, exit 1
 #   kill        a rank killed mid-run ends the run, non-zero, well within
 #               the timeout: never a hang
+#   signal      SIGINT to one rank: every rank stops at the next step, rank 0
+#               writes what was measured (complete: false), exit 130
+#   uneven      ranks with different device counts (pocl made to list three
+#               devices on one rank): the one with fewer takes the others'
+#               second step empty; each device's rows are their own figure
 # Usage: fleet.sh CLBENCH MPIRUN MODE [ARGS]
 set -u
 clbench=$1 mpirun=$2 mode=$3
@@ -104,8 +111,30 @@ kill)
     [ $rc != 124 ] || fail "a killed rank made the run hang (killed by the timeout)"
     [ $took -le 90 ] || fail "a killed rank took ${took}s to end the run"
     ;;
+signal)
+    args="gemm -n 256,257,258 -b openblas --no-peak --min-time 3 -o $tmp/r.json"
+    run -np 1 "$clbench" $args : -np 1 sh -c \
+        'exec "$0" "$@" & pid=$!; sleep 1.5; kill -INT $pid; wait $pid' "$clbench" $args
+    rc=$?
+    [ $rc = 130 ] || fail "SIGINT to one rank exited $rc, not 130"
+    grep -q 'interrupted by Interrupt; the results measured so far were kept' "$tmp/err" ||
+        fail "no line says the run was interrupted"
+    jq -e '.complete == false and (.results | length == 2) and
+           ([.results[].rank] == [0, 1]) and (.results | all(.status == "ok" and .time.n > 0))' \
+        "$tmp/r.json" >/dev/null || fail "the rows measured before the signal were not kept"
+    ;;
+uneven)
+    args="gemm -n 33 -b openblas,clbench --no-peak --runs 2 -o $tmp/r.json"
+    run -np 1 env POCL_DEVICES="pthread pthread pthread" "$clbench" $args : \
+        -np 1 "$clbench" $args || fail "ranks with 2 and 1 devices exited $?"
+    jq -e '([.results[] | select(.rank == 0 and .backend == "clbench") | .slot] == [0, 1]) and
+           ([.results[] | select(.rank == 1 and .backend == "clbench") | .slot] == [0]) and
+           (.results | all(.status == "ok")) and (.devices | length == 3) and
+           ([.fleet.figures[] | select(.backend == "clbench") | [.slot, .ranks]] == [[0, 2], [1, 1]])' \
+        "$tmp/r.json" >/dev/null || fail "uneven device counts: wrong rows or figures"
+    ;;
 *)
-    echo "usage: fleet.sh CLBENCH MPIRUN gather NP|micro|straggler|fail|kill" >&2
+    echo "usage: fleet.sh CLBENCH MPIRUN gather NP|micro|straggler|fail|kill|signal|uneven" >&2
     exit 99 ;;
 esac
 echo PASS

@@ -176,7 +176,7 @@ static void rank0_unusable(void **state)
     assert_non_null(strstr(e.msg, "rank 0"));
     parts[0] = (struct clb_fleet_part){ "not json", 8, 0 };
     assert_null(clb_fleet_merge(parts, 2, 0.1, &e));
-    assert_non_null(strstr(e.msg, "not JSON"));
+    assert_non_null(strstr(e.msg, "not valid JSON"));
 }
 
 int main(void)

@@ -50,6 +50,20 @@ bool clb_mpi_all(bool ok);
 
 /* The largest `v` over every rank (this rank's alone without MPI started). */
 int clb_mpi_max(int v);
+/*
+ * The same, waiting asleep (polls every 0.2 ms) instead of spinning: for the
+ * barriers between measurements, where a spinning rank would take CPU time
+ * from ranks still measuring on its node.
+ */
+int clb_mpi_max_idle(int v);
+
+/*
+ * Where this rank cannot go on with the others (out of memory before a
+ * collective call they wait in): in a fleet, ends every rank through the
+ * launcher (MPI_Abort, after `why` on stderr) rather than leave them
+ * waiting; alone, does nothing and returns.
+ */
+void clb_mpi_abort_fleet(const char *why);
 
 /* Rank 0's `v` on every rank (`v` itself without MPI started). */
 int clb_mpi_bcast_int(int v);

@@ -10,7 +10,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "clbench/results/resultfile.h"
 #include "clbench/util/error.h"
+
+/*
+ * Whether two rows of a fleet file are one figure measured by different
+ * ranks in one step: the same benchmark, case, backend, precision, device
+ * name, metric and config (clb_config_equal), device slot, and host CPU.
+ */
+bool clb_fleet_same_figure(const struct clb_result_row *a, const struct clb_result_row *b);
 
 /* One rank's clbench-result/1 document as it sent it. */
 struct clb_fleet_part {
@@ -23,19 +31,22 @@ struct clb_fleet_part {
  * parts[r] is rank r's document. The result is rank 0's document (options,
  * libraries, host) with:
  * - every rank's rows and devices, each stamped "host" (that rank's
- *   host.hostname), "rank" and "local_rank";
+ *   host.hostname), "rank" and "local_rank"; rows also "slot" (their
+ *   device's place among the rank's devices: the step they ran in) or, for
+ *   host rows, "host_cpu" (that host's CPU model);
  * - "complete" true only when every rank's document is complete and present;
  * - "fleet": {ranks, threshold, hosts [{hostname, ranks, host}], figures
  *   [{benchmark, case, backend, precision, device_name, metric,
  *   headline, lower_is_better, ranks, sum, min, median, max, stragglers}], stragglers,
  *   missing [{rank, why}]}.
- * A figure is the rows of every rank with one benchmark, case, backend,
- * precision, device name, metric and config; its statistics are over the
- * ranks' verified values (status ok). Each such row gets "fleet_median" and
- * "straggler": below (1 - threshold) x median, or above (1 + threshold) x
- * median for lower-is-better metrics (latency).
+ * A figure is the rows of every rank that clb_fleet_same_figure groups; its
+ * statistics are over the ranks' verified values (status ok). Each such row
+ * gets "fleet_median" and "straggler": a verified headline row (every row
+ * but a peak width that is not its rank's best) below (1 - threshold) x
+ * median, or above (1 + threshold) x median for lower-is-better metrics.
  * New reference; NULL with e set when rank 0's document is not usable or
- * memory ran out. Another rank's unusable document is listed in "missing".
+ * memory ran out. Another rank's document that the reader refuses
+ * (clb_result_file_parse) is listed in "missing".
  */
 json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double threshold,
                         struct clb_error *e);

@@ -47,6 +47,8 @@ struct clb_result_row {
      */
     const char *host;
     int rank, local_rank;
+    int slot;             /* its device's place among its rank's devices; -1: none */
+    const char *host_cpu; /* a host row's CPU model; NULL otherwise */
     bool straggler;      /* beyond the run's threshold from its figure's fleet median */
     double fleet_median; /* that median over the ranks' verified figures; 0: none */
 };
