@@ -91,11 +91,13 @@ void clb_fleet_leave(void);
 /* The worst (largest) exit status over the ranks; rc itself in a single run. */
 int clb_fleet_agree(int rc);
 /*
- * Whether every rank plans the same number of measurement steps (a mismatch
- * would leave ranks waiting at different barriers): 0, or 2 on every rank
- * with a line from rank 0 (`what` names the command). 0 in a single run.
+ * Whether every rank plans the same measurement steps (a mismatch would leave
+ * ranks waiting at different barriers): `plan` is a hash of the schedule
+ * built with clb_fleet_plan_add (start from any constant); 0, or 2 on every
+ * rank with a line from rank 0 (`what` names the command). 0 in a single run.
  */
-int clb_fleet_plan(const char *what, unsigned long steps);
+unsigned long clb_fleet_plan_add(unsigned long plan, unsigned long v);
+int clb_fleet_plan(const char *what, unsigned long plan);
 /*
  * Before each measurement step: every rank waits for the others, so they
  * measure together; false when a signal stopped any rank (they all stop).

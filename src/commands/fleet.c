@@ -28,11 +28,17 @@ int clb_fleet_enter(const char *command)
         clb_report_error(&e);
         return CLB_EXIT_FAILURE;
     }
+    if (w.size != launched) {
+        /* MPI did not join them (a PMI this MPI does not speak): N single runs, one file. */
+        fprintf(stderr, "clbench %s: the launcher started %d ranks, but MPI sees a world of %d "
+                        "(with srun, try --mpi=pmix)\n", command, launched, w.size);
+        return CLB_EXIT_USAGE;
+    }
     /* Every rank runs the same command, or the ranks would wait in different places. */
-    unsigned long h = 5381;
+    unsigned long plan = 14695981039346656037ul;
     for (const char *c = command; *c; c++)
-        h = h * 33 + (unsigned char)*c;
-    return clb_fleet_plan(command, h);
+        plan = clb_fleet_plan_add(plan, (unsigned char)*c);
+    return clb_fleet_plan(command, plan);
 }
 
 void clb_fleet_leave(void)
@@ -49,29 +55,34 @@ bool clb_fleet_step(void *unused)
 {
     (void)unused;
     /* The allreduce is the barrier: no rank starts before every rank got here. */
-    return (clb_mpi_fleet() ? clb_mpi_max_idle(clb_interrupt_signal())
-                            : clb_interrupt_signal()) == 0;
+    return clb_fleet_signal() == 0;
 }
 
-int clb_fleet_plan(const char *what, unsigned long steps)
+unsigned long clb_fleet_plan_add(unsigned long plan, unsigned long v)
+{
+    return (plan ^ v) * 1099511628211ul;
+}
+
+int clb_fleet_plan(const char *what, unsigned long plan)
 {
     const struct clb_mpi_world *w = clb_mpi_fleet();
+    const int mine = (int)(plan % 2147483647ul);
     /* Two maxima make a minimum too: every rank planned the same when both agree. */
-    const int most = w ? clb_mpi_max((int)(steps % 1000003)) : 0;
-    const int least = w ? -clb_mpi_max(-(int)(steps % 1000003)) : 0;
+    const int most = w ? clb_mpi_max(mine) : 0;
+    const int least = w ? -clb_mpi_max(-mine) : 0;
 
     if (most == least)
         return CLB_EXIT_OK;
     if (w->rank == 0)
-        fprintf(stderr, "clbench %s: the ranks plan different measurements (%d to %d steps): "
-                        "start every rank with the same command and options\n", what, least,
-                most);
+        fprintf(stderr, "clbench %s: the ranks plan different measurements: start every rank "
+                        "with the same command and options\n", what);
     return CLB_EXIT_USAGE;
 }
 
 int clb_fleet_signal(void)
 {
-    return clb_mpi_fleet() ? clb_mpi_max(clb_interrupt_signal()) : clb_interrupt_signal();
+    /* Asleep: a rank that is done must not take CPU from one still measuring on its node. */
+    return clb_mpi_fleet() ? clb_mpi_max_idle(clb_interrupt_signal()) : clb_interrupt_signal();
 }
 
 struct merged {

@@ -248,18 +248,28 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         return rc;
     /* A fleet's ranks must take the same steps: the same plan on every rank. */
     const bool limits = !cfg->no_peak || show_devices;
-    unsigned long steps = limits ? 1 + sel.n_slots : 0;
+    unsigned long plan = clb_fleet_plan_add(limits, sel.n_slots);
+    for (size_t p = 0; p < cfg->precisions.n; p++)
+        plan = clb_fleet_plan_add(plan, cfg->precisions.v[p]);
+    for (size_t i = 0; i < cfg->sizes.n; i++)
+        plan = clb_fleet_plan_add(clb_fleet_plan_add(clb_fleet_plan_add(plan, cfg->sizes.v[i].m),
+                                                     cfg->sizes.v[i].n),
+                                  cfg->sizes.v[i].k);
     for (size_t b = 0; b < cfg->backends.n; b++)
-        steps += cfg->precisions.n * cfg->sizes.n *
-                 (cfg->backends.v[b]->on_device ? sel.n_slots : 1);
-    if ((rc = clb_fleet_plan(show_devices ? "run" : "gemm", steps)) != CLB_EXIT_OK) {
+        plan = clb_fleet_plan_add(plan, cfg->backends.v[b]->on_device);
+    if ((rc = clb_fleet_plan(show_devices ? "run" : "gemm", plan)) != CLB_EXIT_OK) {
         clb_selection_close(&sel);
         return rc;
     }
-    /* A fleet's ranks on one node share its CPU: OpenBLAS gets this rank's part of it. */
+    /*
+     * A fleet's ranks on one node share its CPU: unless the launcher bound each
+     * to CPUs of its own (then they see fewer), OpenBLAS gets this rank's part.
+     */
     const struct clb_mpi_world *fleet = clb_mpi_fleet();
     unsigned threads = cfg->threads;
-    if (fleet && fleet->local_size > 1 && !threads) {
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (fleet && fleet->local_size > 1 && !threads && online > 0 &&
+        (long)clb_cpu_count_available() * fleet->local_size > online) {
         threads = clb_cpu_count_available() / (unsigned)fleet->local_size;
         threads = threads ? threads : 1;
     }

@@ -112,11 +112,15 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
     struct clb_error e;
     int rc;
 
+    rc = CLB_EXIT_OK;
     if (cfg->output && clb_format_from_path(cfg->output) < 0) {
         fprintf(stderr, "clbench %s: option --output: '%s' must end in .json or .csv\n", name,
                 cfg->output);
-        return CLB_EXIT_USAGE;
+        rc = CLB_EXIT_USAGE;
     }
+    /* Every rank of a fleet goes on, or none. */
+    if ((rc = clb_fleet_agree(rc)) != CLB_EXIT_OK)
+        return rc;
     if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
         return rc;
     clb_interrupt_install();

@@ -251,12 +251,16 @@ static int tune_main(struct tune_config *cfg)
         clb_opt_precisions("fp32", &cfg->precision, &e);
     if (!cfg->sizes.n)
         opt_sizes(TUNE_DEFAULT_SIZES, &cfg->sizes, &e);
-    for (size_t i = 0; i < cfg->precision.n; i++) {
+    rc = CLB_EXIT_OK;
+    for (size_t i = 0; i < cfg->precision.n && rc == CLB_EXIT_OK; i++) {
         if (cfg->precision.v[i] == CLB_FP16) {
             fprintf(stderr, "clbench tune: option --precision: tune fp32 or fp64\n");
-            return CLB_EXIT_USAGE;
+            rc = CLB_EXIT_USAGE;
         }
     }
+    /* Every rank of a fleet goes on, or none. */
+    if ((rc = clb_fleet_agree(rc)) != CLB_EXIT_OK)
+        return rc;
     clb_tuning_path(path, sizeof(path));
     if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
         return rc;
@@ -279,6 +283,8 @@ static int tune_main(struct tune_config *cfg)
     clb_selection_close(&sel);
     if (out != stdout && fclose(out))
         len = 0;
+    /* First (asleep), the end of every rank's searches; then what each printed. */
+    const int signal = clb_fleet_signal();
     if (fleet) {
         if (fleet_output(cfg, out != stdout ? text : NULL, out != stdout ? len : 0))
             rc = CLB_EXIT_FAILURE;
@@ -287,7 +293,6 @@ static int tune_main(struct tune_config *cfg)
     if (clb_finish_stdout())
         rc = CLB_EXIT_FAILURE;
     rc = clb_fleet_agree(rc);
-    const int signal = clb_fleet_signal();
     if (signal) {
         if (!fleet || fleet->rank == 0)
             fprintf(stderr, "clbench: interrupted by %s; the sizes searched to the end were "

@@ -103,8 +103,7 @@ static int figures_table(FILE *out, const struct clb_result_file *f)
         const json_int_t ranks = json_integer_value(json_object_get(fig, "ranks"));
         json_t *s = json_object_get(fig, "stragglers"), *x;
         size_t k, used = 0;
-        if (rc || ranks < 2 || !metric ||
-            (json_is_false(json_object_get(fig, "headline")) && !json_array_size(s)))
+        if (rc || ranks < 2 || !metric || json_is_false(json_object_get(fig, "headline")))
             continue;
         const json_int_t slot = json_integer_value(json_object_get(fig, "slot"));
         snprintf(name, sizeof(name), slot > 0 ? "%s %s %s [device %d]" : "%s %s %s",

@@ -134,7 +134,10 @@ static json_t *figure_json(struct figure *f, const struct clb_result_file *parse
     json_object_set_new(o, "slot", r->slot >= 0 ? json_integer(r->slot) : json_null());
     json_object_set_new(o, "host_cpu", r->host_cpu ? json_string(r->host_cpu) : json_null());
     json_object_set_new(o, "metric", json_string(r->metric));
-    json_object_set_new(o, "headline", json_boolean(r->headline));
+    bool headline = false;
+    for (size_t i = 0; i < parsed->n_rows; i++)
+        headline |= parsed->rows[i].headline && clb_fleet_same_figure(r, &parsed->rows[i]);
+    json_object_set_new(o, "headline", json_boolean(headline));
     json_object_set_new(o, "lower_is_better", json_boolean(lower));
     json_object_set_new(o, "ranks", json_integer((json_int_t)f->n));
     json_object_set_new(o, "sum", f->n ? json_real(sum) : json_null());

@@ -49,15 +49,18 @@ static void pick(void **state)
     assert_int_equal(clb_mpi_pick_devices(2, 2, 5, idx), 2);
 }
 
-/* A rank's document: one gemm row (GFLOP/s), one latency row (us), one failed row. */
-static char *doc(const char *host, double gflops, double us, bool complete)
+/*
+ * A rank's document: a GEMM row (GFLOP/s), a latency row (us), a failed row,
+ * an OpenBLAS row on its host's CPU and a peak width that is not its best.
+ */
+static char *doc(const char *host, const char *cpu, double gflops, double us, bool complete)
 {
     char *s = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&s, &len);
     fprintf(f,
             "{\"schema\": \"%s\", \"clbench_version\": \"t\", \"created\": \"now\", "
-            "\"complete\": %s, \"host\": {\"hostname\": \"%s\"}, "
+            "\"complete\": %s, \"host\": {\"hostname\": \"%s\", \"cpu\": \"%s\"}, "
             "\"devices\": [{\"id\": \"0:0\", \"name\": \"GPU\"}], \"results\": ["
             "{\"benchmark\": \"gemm\", \"case\": \"fp32 64x64x64\", \"backend\": \"clblast\", "
             "\"precision\": \"fp32\", \"device\": \"0:0\", \"device_name\": \"GPU\", "
@@ -67,8 +70,15 @@ static char *doc(const char *host, double gflops, double us, bool complete)
             "\"us\": %g, \"config\": {}},"
             "{\"benchmark\": \"gemm\", \"case\": \"fp32 64x64x64\", \"backend\": \"clbench\", "
             "\"precision\": \"fp32\", \"device\": \"0:0\", \"device_name\": \"GPU\", "
-            "\"metric\": \"gflops\", \"status\": \"failed\", \"gflops\": 1e9, \"config\": {}}]}",
-            CLB_RESULT_SCHEMA, complete ? "true" : "false", host, gflops, us);
+            "\"metric\": \"gflops\", \"status\": \"failed\", \"gflops\": 1e9, \"config\": {}},"
+            "{\"benchmark\": \"gemm\", \"case\": \"fp32 64x64x64\", \"backend\": \"openblas\", "
+            "\"precision\": \"fp32\", \"device\": \"host\", \"device_name\": \"host CPU\", "
+            "\"metric\": \"gflops\", \"status\": \"ok\", \"gflops\": %g, \"config\": {}},"
+            "{\"benchmark\": \"peak\", \"case\": \"fp32 x4\", \"backend\": \"clbench\", "
+            "\"precision\": \"fp32\", \"device\": \"0:0\", \"device_name\": \"GPU\", "
+            "\"metric\": \"gflops\", \"status\": \"ok\", \"gflops\": %g, \"headline\": false, "
+            "\"config\": {\"width\": 4}}]}",
+            CLB_RESULT_SCHEMA, complete ? "true" : "false", host, cpu, gflops, us, gflops, gflops);
     fclose(f);
     return s;
 }
@@ -92,8 +102,8 @@ static double num(json_t *o, const char *key)
 static void merge(void **state)
 {
     /* Rank 2 is slow at GEMM, rank 1 slow to launch; rank 3 sent nothing. */
-    char *t[4] = { doc("a", 100, 10, true), doc("a", 96, 30, true), doc("b", 40, 11, true),
-                   NULL };
+    char *t[4] = { doc("a", "X", 100, 10, true), doc("a", "X", 96, 30, true),
+                   doc("b", "Y", 40, 11, true), NULL };
     struct clb_fleet_part parts[4] = { { t[0], strlen(t[0]), 0 }, { t[1], strlen(t[1]), 1 },
                                        { t[2], strlen(t[2]), 0 }, { NULL, 0, 0 } };
     struct clb_error e;
@@ -103,7 +113,7 @@ static void merge(void **state)
     assert_non_null(m);
     json_t *fleet = json_object_get(m, "fleet"), *rows = json_object_get(m, "results");
     assert_int_equal(json_integer_value(json_object_get(fleet, "ranks")), 4);
-    assert_int_equal(json_array_size(rows), 9);
+    assert_int_equal(json_array_size(rows), 15);
     assert_int_equal(json_array_size(json_object_get(m, "devices")), 3);
     assert_false(json_is_true(json_object_get(m, "complete"))); /* rank 3 is missing */
     assert_int_equal(json_array_size(json_object_get(fleet, "missing")), 1);
@@ -114,10 +124,13 @@ static void merge(void **state)
                         "a");
     assert_int_equal(json_array_size(json_object_get(json_array_get(hosts, 0), "ranks")), 2);
     /* Every row says who measured it. */
-    json_t *r4 = json_array_get(rows, 4); /* rank 1's latency row */
-    assert_string_equal(json_string_value(json_object_get(r4, "host")), "a");
-    assert_int_equal(json_integer_value(json_object_get(r4, "rank")), 1);
-    assert_int_equal(json_integer_value(json_object_get(r4, "local_rank")), 1);
+    json_t *r6 = json_array_get(rows, 6); /* rank 1's latency row */
+    assert_string_equal(json_string_value(json_object_get(r6, "host")), "a");
+    assert_int_equal(json_integer_value(json_object_get(r6, "rank")), 1);
+    assert_int_equal(json_integer_value(json_object_get(r6, "local_rank")), 1);
+    assert_int_equal(json_integer_value(json_object_get(r6, "slot")), 0);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 13), "host_cpu")),
+                        "Y");
 
     /* GEMM: sum 236, median 96; 40 < 0.9 x 96 flags rank 2 only. */
     json_t *g = figure(m, "gemm", "clblast");
@@ -126,8 +139,8 @@ static void merge(void **state)
     assert_true(num(g, "median") == 96);
     assert_int_equal(json_array_size(json_object_get(g, "stragglers")), 1);
     assert_int_equal(json_integer_value(json_array_get(json_object_get(g, "stragglers"), 0)), 2);
-    assert_true(json_is_true(json_object_get(json_array_get(rows, 6), "straggler")));
-    assert_false(json_is_true(json_object_get(json_array_get(rows, 3), "straggler")));
+    assert_true(json_is_true(json_object_get(json_array_get(rows, 10), "straggler")));
+    assert_false(json_is_true(json_object_get(json_array_get(rows, 5), "straggler")));
     assert_true(num(json_array_get(rows, 0), "fleet_median") == 96);
     /* Latency: lower is better, 30 > 1.1 x 11 flags rank 1. */
     json_t *l = figure(m, "latency", "clbench");
@@ -140,6 +153,22 @@ static void merge(void **state)
     assert_int_equal(json_integer_value(json_object_get(f, "ranks")), 0);
     assert_true(json_is_null(json_object_get(f, "median")));
     assert_null(json_object_get(json_array_get(rows, 2), "fleet_median"));
+    /* OpenBLAS on CPU X (ranks 0, 1) and on CPU Y (rank 2): two figures, nobody flagged. */
+    size_t i, n_openblas = 0;
+    json_t *fig;
+    json_array_foreach(json_object_get(fleet, "figures"), i, fig) {
+        if (strcmp(json_string_value(json_object_get(fig, "backend")), "openblas"))
+            continue;
+        n_openblas++;
+        assert_int_equal(json_array_size(json_object_get(fig, "stragglers")), 0);
+    }
+    assert_int_equal(n_openblas, 2);
+    /* A peak width that is no rank's best: 40 is far below 96, yet never flagged. */
+    json_t *p = figure(m, "peak", "clbench");
+    assert_true(num(p, "median") == 96);
+    assert_false(json_is_true(json_object_get(p, "headline")));
+    assert_int_equal(json_array_size(json_object_get(p, "stragglers")), 0);
+    assert_false(json_is_true(json_object_get(json_array_get(rows, 14), "straggler")));
     assert_int_equal(json_integer_value(json_object_get(fleet, "stragglers")), 2);
 
     /* What rank 0 prints is read back like any result file. */
@@ -147,10 +176,12 @@ static void merge(void **state)
     struct clb_result_file *rf = clb_result_file_parse("merged", text, strlen(text), &e);
     assert_non_null(rf);
     assert_non_null(rf->fleet);
-    assert_int_equal(rf->rows[6].rank, 2);
-    assert_true(rf->rows[6].straggler);
-    assert_true(rf->rows[6].fleet_median == 96);
-    assert_string_equal(rf->rows[6].host, "b");
+    assert_int_equal(rf->rows[10].rank, 2);
+    assert_true(rf->rows[10].straggler);
+    assert_true(rf->rows[10].fleet_median == 96);
+    assert_string_equal(rf->rows[10].host, "b");
+    assert_int_equal(rf->rows[10].slot, 0);
+    assert_string_equal(rf->rows[13].host_cpu, "Y");
     clb_result_file_destroy(rf);
     free(text);
     json_decref(m);
