@@ -425,6 +425,8 @@ static void run_row(struct run *r, struct problem *pb, size_t b, size_t di)
              row->untuned ? "-untuned" : "");
     row->precision = pb->precision;
     row->shape = pb->shape;
+    if (opt->roles)
+        row->role = opt->roles[pb->si];
     row->order = ((pb->pi * opt->n_shapes + pb->si) * opt->n_backends + b) *
                      (r->n_devices + 1) + di;
     progress(opt, r->out->n_rows - 1, r->total, row, r->t0);

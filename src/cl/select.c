@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "clbench/util/parse.h"
+
 enum term_kind { TERM_ALL, TERM_TYPE, TERM_INDEX, TERM_NAME };
 
 struct term {
@@ -138,20 +140,6 @@ void clb_selector_destroy(struct clb_selector *sel)
     free(sel);
 }
 
-static bool contains_nocase(const char *haystack, const char *lower_needle)
-{
-    size_t n = strlen(lower_needle);
-
-    for (; *haystack; haystack++) {
-        size_t i = 0;
-        while (i < n && haystack[i] && tolower((unsigned char)haystack[i]) == lower_needle[i])
-            i++;
-        if (i == n)
-            return true;
-    }
-    return n == 0;
-}
-
 bool clb_selector_match(const struct clb_selector *sel, unsigned platform, unsigned device,
                         cl_device_type type, const char *name)
 {
@@ -169,7 +157,7 @@ bool clb_selector_match(const struct clb_selector *sel, unsigned platform, unsig
                 return true;
             break;
         case TERM_NAME:
-            if (name && contains_nocase(name, t->name))
+            if (name && clb_contains_nocase(name, t->name))
                 return true;
             break;
         }

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/bench/gemm_run.h"
+#include "clbench/bench/micro.h"
 #include "clbench/cl/icd.h"
+#include "clbench/datasheet/datasheet.h"
 #include "clbench/mpi/mpi.h"
 #include "clbench/util/file.h"
 
@@ -43,6 +46,61 @@ struct clb_run_record *clb_run_record_capture(const struct clb_gemm_backend *con
         snprintf(r->icds[i].library, sizeof(r->icds[i].library), "%.511s", icds[i].library);
     }
     return r;
+}
+
+const struct clb_ds_row *clb_device_datasheet(const struct clb_device *dev)
+{
+    static bool warned;
+    struct clb_error e;
+    const struct clb_datasheet *d = clb_datasheet_builtin(&e);
+    const char *fake = getenv("CLBENCH_FAKE_DEVICE_NAME");
+
+    if (!d && !warned) {
+        warned = true;
+        clb_report_error(&e);
+    }
+    if (!d || !dev)
+        return NULL;
+    return clb_datasheet_match(d, fake && *fake ? fake : clb_device_str(dev, CLB_PROP_NAME),
+                               clb_device_str(dev, CLB_PROP_AMD_BOARD_NAME));
+}
+
+/* Figure f of dev's datasheet row, or value 0. */
+static struct clb_datasheet_ref datasheet_ref(const struct clb_device *dev, enum clb_ds_figure f)
+{
+    const struct clb_ds_row *r = clb_device_datasheet(dev);
+    struct clb_datasheet_ref ref = { 0 };
+
+    if (r && r->fig[f].present) {
+        /* One die or partition of a package is held against its share. */
+        const unsigned parts =
+            clb_datasheet_parts(r, clb_device_u64(dev, CLB_PROP_GLOBAL_MEM_BYTES));
+        ref = (struct clb_datasheet_ref){ r->fig[f].value / parts, r->name,
+                                          clb_ds_figure_key(f), r->fig[f].source, parts };
+    }
+    return ref;
+}
+
+void clb_datasheet_attach(struct clb_micro_results *res)
+{
+    for (size_t i = 0; i < res->n_rows; i++) {
+        struct clb_micro_row *row = &res->rows[i];
+        enum clb_ds_figure f;
+        if (!strcmp(row->benchmark, "bandwidth"))
+            row->datasheet = datasheet_ref(row->device, CLB_DS_MEMORY);
+        else if (!strcmp(row->benchmark, "peak") && clb_ds_vector_figure(row->precision, &f))
+            row->datasheet = datasheet_ref(row->device, f);
+    }
+}
+
+void clb_datasheet_attach_gemm(struct clb_gemm_results *res)
+{
+    for (size_t i = 0; i < res->n_rows; i++) {
+        struct clb_gemm_row *row = &res->rows[i];
+        enum clb_ds_figure f;
+        if (clb_ds_vector_figure(clb_precision_name(row->precision), &f))
+            row->datasheet = datasheet_ref(row->device, f);
+    }
 }
 
 void clb_report_error(const struct clb_error *e)

@@ -38,6 +38,21 @@ void clb_selection_close(struct clb_selection *sel);
 struct clb_run_record *clb_run_record_capture(const struct clb_gemm_backend *const *backends,
                                               size_t n_backends);
 
+/*
+ * Holds each device row of res against the vendor's figure of its device in
+ * the built-in datasheet table: peak fp64/fp32/fp16 against the vector
+ * (shader) peak, bandwidth against the memory bandwidth. Test hook:
+ * CLBENCH_FAKE_DEVICE_NAME stands for every device's name in the lookup.
+ */
+struct clb_micro_results;
+struct clb_gemm_results;
+struct clb_ds_row;
+/* dev's row of the built-in datasheet table (test hook: CLBENCH_FAKE_DEVICE_NAME), or NULL. */
+const struct clb_ds_row *clb_device_datasheet(const struct clb_device *dev);
+void clb_datasheet_attach(struct clb_micro_results *res);
+/* The same for GEMM rows on a device: the vector peak of their precision (OpenCL's reach). */
+void clb_datasheet_attach_gemm(struct clb_gemm_results *res);
+
 /* Prints "clbench: MSG" to stderr. */
 void clb_report_error(const struct clb_error *e);
 

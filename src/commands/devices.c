@@ -51,6 +51,9 @@ static int devices_run(void *config, int n_operands, char **operands)
         }
     }
     struct clb_run_record *record = clb_run_record_capture(NULL, 0);
+    const struct clb_ds_row **datasheet = calloc(sel.n_devices + 1, sizeof(*datasheet));
+    for (size_t i = 0; datasheet && i < sel.n_devices; i++)
+        datasheet[i] = clb_device_datasheet(sel.devices[i]);
     struct clb_devices_report report = {
         .inv = sel.inv,
         .devices = sel.devices,
@@ -58,12 +61,14 @@ static int devices_run(void *config, int n_operands, char **operands)
         .checks = checks,
         .verbose = cfg->verbose,
         .record = record,
+        .datasheet = datasheet,
     };
     if (!record || clb_devices_write(stdout, cfg->common.format, &report) != 0) {
         fprintf(stderr, "clbench: could not write the device list\n");
         rc = CLB_EXIT_FAILURE;
     }
     free(record);
+    free(datasheet);
     free(checks);
     clb_selection_close(&sel);
     if (clb_finish_stdout() != CLB_EXIT_OK)

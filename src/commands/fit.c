@@ -5,6 +5,8 @@
 #include "clbench/fit/fit.h"
 #include "clbench/output/fit.h"
 #include "clbench/results/compare.h"
+#include "clbench/results/resultfile.h"
+#include "clbench/results/speed.h"
 #include "clbench/util/parse.h"
 #include "common.h"
 
@@ -16,6 +18,8 @@ struct fit_config {
     double overhead;
     enum clb_fit_mode mode;
     bool list_models;
+    const char *from;       /* --from: a result file whose figures the estimates use */
+    uint64_t train_tokens;  /* --train-tokens */
 };
 
 static int opt_dim(const char *arg, void *field, struct clb_error *e)
@@ -34,6 +38,70 @@ static int opt_mode(const char *arg, void *field, struct clb_error *e)
         return -1;
     }
     return 0;
+}
+
+static int opt_tokens(const char *arg, void *field, struct clb_error *e)
+{
+    return clb_parse_params(arg, field, e);
+}
+
+/* --from: each device's measured figures in the file and the speeds they give. */
+static int load_speeds(const struct fit_config *cfg, struct clb_fit_report *rep,
+                       struct clb_result_file **file, struct clb_fit_speed **speeds)
+{
+    struct clb_error e;
+
+    if (rep->preset && rep->preset->experts > 1) {
+        fprintf(stderr, "clbench fit: option --from: %s is a mixture of experts: the FLOPs and "
+                        "bytes of a token depend on the experts it takes, which is not modelled\n",
+                rep->preset->name);
+        return CLB_EXIT_USAGE;
+    }
+    if (cfg->common.format == CLB_FORMAT_CSV) {
+        fprintf(stderr, "clbench fit: option --from: the estimates come as a table or JSON, "
+                        "not CSV\n");
+        return CLB_EXIT_USAGE;
+    }
+    if (!(*file = clb_result_file_load(cfg->from, &e))) {
+        fprintf(stderr, "clbench fit: option --from: %s\n", e.msg);
+        return CLB_EXIT_USAGE;
+    }
+    struct clb_device_speed *measured = calloc((*file)->n_rows + 1, sizeof(*measured));
+    if (!measured) {
+        fprintf(stderr, "clbench: out of host memory\n");
+        return CLB_EXIT_FAILURE;
+    }
+    json_t *shapes = json_object_get(json_object_get((*file)->root, "options"), "shapes");
+    rep->measured_shapes = json_is_string(shapes) ? json_string_value(shapes) : NULL;
+    size_t n = clb_result_speeds(*file, measured, (*file)->n_rows);
+    if (!n) {
+        free(measured);
+        fprintf(stderr, "clbench fit: option --from: %s has no GEMM rows of --shapes at prefill "
+                        "and no bandwidth: measure with 'clbench run --shapes MODEL -o FILE'\n",
+                cfg->from);
+        return CLB_EXIT_USAGE;
+    }
+    if (rep->preset && rep->measured_shapes && strcmp(rep->measured_shapes, rep->preset->name))
+        fprintf(stderr, "clbench: note: %s measured %s's shapes, not %s's: the prefill rate "
+                        "is theirs\n", cfg->from, rep->measured_shapes, rep->preset->name);
+    if (!(*speeds = calloc(n, sizeof(**speeds)))) {
+        free(measured);
+        fprintf(stderr, "clbench: out of host memory\n");
+        return CLB_EXIT_FAILURE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct clb_speed_inputs in = { measured[i].prefill_gflops,
+                                             measured[i].bandwidth_gbps,
+                                             (double)cfg->train_tokens };
+        (*speeds)[i].measured = measured[i];
+        clb_speed_estimate(rep->request, &rep->estimate, &in, &(*speeds)[i].estimate);
+    }
+    free(measured);
+    rep->from = cfg->from;
+    rep->train_tokens = (double)cfg->train_tokens;
+    rep->speeds = *speeds;
+    rep->n_speeds = n;
+    return CLB_EXIT_OK;
 }
 
 static const struct clb_option fit_options[] = {
@@ -64,6 +132,12 @@ static const struct clb_option fit_options[] = {
       opt_mode, offsetof(struct fit_config, mode) },
     { "list-models", 0, NULL, "List the model presets and exit", NULL,
       offsetof(struct fit_config, list_models) },
+    { "from", 0, "FILE",
+      "Also estimate prefill and decode tokens/s (and training time) per device from the "
+      "figures measured in FILE: 'clbench run --shapes MODEL -o FILE' measures them",
+      clb_opt_string, offsetof(struct fit_config, from) },
+    { "train-tokens", 0, "N", "With --from: the training time on N tokens (300B, 2T)",
+      opt_tokens, offsetof(struct fit_config, train_tokens) },
     { 0 },
 };
 
@@ -171,16 +245,33 @@ static int fit_run(void *config, int n_operands, char **operands)
         fprintf(stderr, "clbench fit: %s\n", e.msg);
         return CLB_EXIT_USAGE;
     }
+    if ((cfg->from || cfg->train_tokens) && !(cfg->from && rep.has_model)) {
+        fprintf(stderr, "clbench fit: --from (and --train-tokens) estimate a model's speed: "
+                        "give --model and --from\n");
+        return CLB_EXIT_USAGE;
+    }
     if (rep.preset) {
         /* The token embedding is the largest single tensor of these models. */
         unsigned bits = req.mode == CLB_FIT_TRAIN ? 32 : clb_dtype_bits(req.dtype);
         rep.largest_tensor_bytes = rep.preset->vocab * req.shape.hidden * bits / 8;
         rep.largest_tensor = "token embedding (vocab x hidden)";
     }
-    if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
+    struct clb_result_file *from = NULL;
+    struct clb_fit_speed *speeds = NULL;
+    if (cfg->from && (rc = load_speeds(cfg, &rep, &from, &speeds)) != CLB_EXIT_OK) {
+        clb_result_file_destroy(from);
+        free(speeds);
         return rc;
+    }
+    if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK) {
+        clb_result_file_destroy(from);
+        free(speeds);
+        return rc;
+    }
     rep.devices = calloc(sel.n_devices, sizeof(*rep.devices));
     if (!rep.devices) {
+        clb_result_file_destroy(from);
+        free(speeds);
         clb_selection_close(&sel);
         fprintf(stderr, "clbench: out of host memory\n");
         return CLB_EXIT_FAILURE;
@@ -203,6 +294,8 @@ static int fit_run(void *config, int n_operands, char **operands)
         }
     }
     rc = clb_fit_write(stdout, cfg->common.format, &rep) ? CLB_EXIT_FAILURE : clb_finish_stdout();
+    clb_result_file_destroy(from);
+    free(speeds);
     free(rep.devices);
     clb_selection_close(&sel);
     return rc;

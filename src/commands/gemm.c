@@ -8,6 +8,7 @@
 #include "clbench/bench/micro.h"
 #include "clbench/cli/args.h"
 #include "clbench/cli/gemm_args.h"
+#include "clbench/fit/fit.h"
 #include "clbench/mpi/mpi.h"
 #include "clbench/output/devices.h"
 #include "clbench/output/gemm.h"
@@ -31,9 +32,21 @@ struct gemm_config {
     bool untuned;
     const char *output;
     const char *blas_core;
+    const struct clb_model *model;     /* --shapes */
+    unsigned context, batch;           /* 0: not given */
+    struct clb_shape_role roles[CLB_MAX_SHAPES];
 };
 
 #define GEMM_DEFAULT_SIZES "512,1024,2048"
+
+static int opt_model(const char *arg, void *field, struct clb_error *e)
+{
+    if (!(*(const struct clb_model **)field = clb_model_find(arg))) {
+        clb_error_set(e, "unknown model '%s' (clbench fit --list-models lists them)", arg);
+        return -1;
+    }
+    return 0;
+}
 
 /* --backend's help lists the registry; gemm_defaults() fills it before --help is shown. */
 static char backend_help[1024];
@@ -47,6 +60,14 @@ static const struct clb_option gemm_options[] = {
       offsetof(struct gemm_config, sizes) },
     { "mnk", 0, "M,N,K", "One non-square shape instead of --size", clb_opt_mnk,
       offsetof(struct gemm_config, mnk) },
+    { "shapes", 0, "MODEL",
+      "The GEMMs one layer of MODEL (a 'clbench fit --list-models' preset) does instead of "
+      "--size: QKV, attention out, MLP up/gate, MLP down, at prefill (M = context x batch) and "
+      "decode (M = batch)", opt_model, offsetof(struct gemm_config, model) },
+    { "context", 0, "TOKENS", "With --shapes: prompt tokens per sequence at prefill "
+      "(default: 512)", clb_opt_positive, offsetof(struct gemm_config, context) },
+    { "batch", 0, "N", "With --shapes: sequences at once (default: 1)", clb_opt_positive,
+      offsetof(struct gemm_config, batch) },
     { "precision", 'p', "LIST", "Precisions: fp32, fp64, fp16 or all (default: fp32)",
       clb_opt_precisions, offsetof(struct gemm_config, precisions) },
     { "backend", 'b', "LIST", backend_help, clb_opt_backends,
@@ -89,6 +110,37 @@ static const struct clb_option gemm_options[] = {
     { 0 },
 };
 
+/* --shapes: the layer's GEMMs at prefill, then at decode, each with its role. */
+static int model_shapes(struct gemm_config *cfg)
+{
+    static const char *const phase[2] = { "prefill", "decode" };
+    struct clb_layer_gemm g[CLB_LAYER_GEMMS];
+
+    if (cfg->model->experts > 1) {
+        fprintf(stderr, "clbench gemm: option --shapes: %s is a mixture of experts: which "
+                        "tokens each expert's GEMMs see is not modelled\n", cfg->model->name);
+        return CLB_EXIT_USAGE;
+    }
+    cfg->context = cfg->context ? cfg->context : 512;
+    cfg->batch = cfg->batch ? cfg->batch : 1;
+    if ((uint64_t)cfg->context * cfg->batch > CLB_MAX_DIM) {
+        fprintf(stderr, "clbench gemm: options --context and --batch: need at most %d tokens at "
+                        "prefill\n", CLB_MAX_DIM);
+        return CLB_EXIT_USAGE;
+    }
+    const uint64_t tokens[2] = { (uint64_t)cfg->context * cfg->batch, cfg->batch };
+    cfg->sizes.n = 0;
+    for (int p = 0; p < 2; p++) {
+        clb_model_layer_gemms(cfg->model, tokens[p], g);
+        for (int i = 0; i < CLB_LAYER_GEMMS; i++) {
+            cfg->roles[cfg->sizes.n] = (struct clb_shape_role){ g[i].role, phase[p],
+                                                                g[i].per_layer };
+            cfg->sizes.v[cfg->sizes.n++] = (struct clb_gemm_shape){ g[i].m, g[i].n, g[i].k };
+        }
+    }
+    return CLB_EXIT_OK;
+}
+
 static void gemm_defaults(void *config)
 {
     struct gemm_config *c = config;
@@ -128,10 +180,16 @@ static int validate(struct gemm_config *cfg)
 {
     struct clb_error e;
 
-    if (cfg->sizes.n && cfg->mnk.n) {
-        fprintf(stderr, "clbench gemm: options --size and --mnk conflict: give one\n");
+    if ((cfg->sizes.n > 0) + (cfg->mnk.n > 0) + (cfg->model != NULL) > 1) {
+        fprintf(stderr, "clbench gemm: options --size, --mnk and --shapes conflict: give one\n");
         return CLB_EXIT_USAGE;
     }
+    if (!cfg->model && (cfg->context || cfg->batch)) {
+        fprintf(stderr, "clbench gemm: options --context and --batch go with --shapes\n");
+        return CLB_EXIT_USAGE;
+    }
+    if (cfg->model && model_shapes(cfg) != CLB_EXIT_OK)
+        return CLB_EXIT_USAGE;
     if (cfg->mnk.n)
         cfg->sizes = cfg->mnk;
     if (!cfg->sizes.n)
@@ -285,6 +343,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     struct clb_gemm_options opt = {
         .shapes = cfg->sizes.v,
         .n_shapes = cfg->sizes.n,
+        .roles = cfg->model ? cfg->roles : NULL,
         .precisions = cfg->precisions.v,
         .n_precisions = cfg->precisions.n,
         .backends = cfg->backends.v,
@@ -309,14 +368,17 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     struct clb_micro_results micro = { 0 };
     clb_interrupt_install();
     /* What explains the GEMM figures: each device's peak (and, for run, its bandwidth). */
-    if (limits)
+    if (limits) {
         measure_limits(cfg, &sel, show_devices, &micro);
+        clb_datasheet_attach(&micro);
+    }
     if (clb_gemm_run(&opt, sel.devices, sel.n_devices, &res, &e) != 0) {
         clb_mpi_abort_fleet(e.msg);
         clb_report_error(&e);
         clb_selection_close(&sel);
         return CLB_EXIT_FAILURE;
     }
+    clb_datasheet_attach_gemm(&res);
     meta.signal = clb_fleet_signal();
     meta.complete = !res.interrupted && !clb_interrupted() && !meta.signal;
     /* After the run: the libraries as they ran (OpenBLAS's threads are set by then). */
@@ -358,7 +420,9 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
     }
     struct clb_gemm_report report = { .meta = &meta, .micro = &micro, .show_micro = show_devices,
                                       .results = &res, .options = &opt,
-                                      .devices = sel.devices, .n_devices = sel.n_devices };
+                                      .devices = sel.devices, .n_devices = sel.n_devices,
+                                      .shapes = cfg->model ? cfg->model->name : NULL,
+                                      .context = cfg->context, .batch = cfg->batch };
     rc = CLB_EXIT_OK;
     for (size_t i = 0; i < res.n_rows; i++)
         if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)

@@ -151,6 +151,7 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
         fn(sel.devices[i], &env, &opt, &res);
         clb_cl_env_finish(&env);
     }
+    clb_datasheet_attach(&res);
     struct clb_micro_report report = { .meta = &meta, .results = &res, .devices = sel.devices,
                                        .n_devices = sel.n_devices, .runs = cfg->runs,
                                        .verbose = cfg->verbose };

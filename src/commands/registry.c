@@ -8,6 +8,7 @@ extern const struct clb_command clb_cmd_gemm;
 extern const struct clb_command clb_cmd_compare;
 extern const struct clb_command clb_cmd_report;
 extern const struct clb_command clb_cmd_fit;
+extern const struct clb_command clb_cmd_datasheet;
 extern const struct clb_command clb_cmd_peak;
 extern const struct clb_command clb_cmd_bandwidth;
 extern const struct clb_command clb_cmd_transfer;
@@ -28,6 +29,7 @@ const struct clb_command *const clb_commands[] = {
     &clb_cmd_compare,
     &clb_cmd_report,
     &clb_cmd_fit,
+    &clb_cmd_datasheet,
     NULL,
 };
 

@@ -171,3 +171,32 @@ void clb_format_gb_gib(uint64_t bytes, char *buf, size_t len)
     snprintf(buf, len, "%.1f GB (%.1f GiB)", (double)bytes / 1e9,
              (double)bytes / 1073741824.0);
 }
+
+void clb_model_layer_gemms(const struct clb_model *m, uint64_t tokens,
+                           struct clb_layer_gemm out[CLB_LAYER_GEMMS])
+{
+    const struct clb_model_shape *s = &m->shape;
+    const uint64_t q = s->heads * s->head_dim, kv = s->kv_heads * s->head_dim;
+
+    out[0] = (struct clb_layer_gemm){ "qkv", tokens, q + 2 * kv, s->hidden, 1 };
+    out[1] = (struct clb_layer_gemm){ "attention out", tokens, s->hidden, q, 1 };
+    out[2] = (struct clb_layer_gemm){ "mlp up/gate", tokens, m->ffn, s->hidden, 2 };
+    out[3] = (struct clb_layer_gemm){ "mlp down", tokens, s->hidden, m->ffn, 1 };
+}
+
+void clb_speed_estimate(const struct clb_fit_request *r, const struct clb_fit_estimate *memory,
+                        const struct clb_speed_inputs *in, struct clb_speed_estimate *out)
+{
+    const double params = (double)r->params;
+
+    memset(out, 0, sizeof(*out));
+    out->flops_per_token = 2.0 * params;
+    out->bytes_per_step = (double)memory->weights_bytes + (double)memory->kv_cache_bytes;
+    out->train_flops = 6.0 * params * in->train_tokens;
+    if (in->prefill_gflops > 0 && params > 0) {
+        out->prefill_tokens_s = in->prefill_gflops * 1e9 / out->flops_per_token;
+        out->train_s = out->train_flops / (in->prefill_gflops * 1e9);
+    }
+    if (in->bandwidth_gbps > 0 && out->bytes_per_step > 0)
+        out->decode_tokens_s = (double)r->batch * in->bandwidth_gbps * 1e9 / out->bytes_per_step;
+}

@@ -96,6 +96,8 @@ static int write_json(FILE *out, const struct clb_devices_report *r)
         json_t *d = clb_device_json(r->devices[i]);
         if (!d)
             goto out;
+        if (r->datasheet && r->datasheet[i])
+            json_object_set_new(d, "datasheet", json_string(r->datasheet[i]->name));
         json_object_set_new(d, "fit", json_pack("{s:I, s:f}", "max_fp16_params",
                                                 (json_int_t)fp16_params(r->devices[i]),
                                                 "overhead", FIT_OVERHEAD));
@@ -250,6 +252,19 @@ static int write_verbose(FILE *out, const struct clb_devices_report *r)
         if (r->checks) {
             check_text(&r->checks[i], v, sizeof(v));
             fprintf(out, "  %-34s%s\n", "Check", v);
+        }
+        const struct clb_ds_row *ds = r->datasheet ? r->datasheet[i] : NULL;
+        if (ds) {
+            fprintf(out, "  %-34s%s:", "Datasheet", ds->name);
+            static const enum clb_ds_figure shown[] = { CLB_DS_FP64_VECTOR, CLB_DS_FP32_VECTOR,
+                                                        CLB_DS_FP16_VECTOR, CLB_DS_MEMORY };
+            for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
+                if (ds->fig[shown[k]].present)
+                    fprintf(out, " %s %.4g %s;", clb_ds_figure_key(shown[k]),
+                            shown[k] == CLB_DS_MEMORY ? ds->fig[shown[k]].value
+                                                      : ds->fig[shown[k]].value / 1e3,
+                            shown[k] == CLB_DS_MEMORY ? "GB/s" : "TFLOPS");
+            fprintf(out, " sources: clbench datasheet '%s'\n", ds->name);
         }
     }
     return 0;

@@ -165,6 +165,123 @@ static int write_model_table(FILE *out, const struct clb_fit_report *r)
     return 0;
 }
 
+/* A long duration for people: "3.2 h", "12.5 days", "32.1 years". */
+static void duration(double s, char *buf, size_t len)
+{
+    if (s < 2 * 3600.0)
+        clb_format_seconds(s, buf, len);
+    else if (s < 2 * 86400.0)
+        snprintf(buf, len, "%.1f h", s / 3600.0);
+    else if (s < 2 * 365.25 * 86400.0)
+        snprintf(buf, len, "%.1f days", s / 86400.0);
+    else
+        snprintf(buf, len, "%.3g years", s / (365.25 * 86400.0));
+}
+
+/* The formulas behind the estimates, with this request's numbers, one per line. */
+static void formulas(const struct clb_fit_report *r, char lines[3][320])
+{
+    const struct clb_fit_request *q = r->request;
+    char params[32], w[64], kv[64];
+
+    clb_format_params(q->params, params, sizeof(params));
+    clb_format_gb_gib(r->estimate.weights_bytes, w, sizeof(w));
+    clb_format_gb_gib(r->estimate.kv_cache_bytes, kv, sizeof(kv));
+    snprintf(lines[0], sizeof(lines[0]),
+             "prefill tokens/s = measured GEMM rate at %s's prefill shapes / (2 x %s) FLOPs per "
+             "token", r->measured_shapes ? r->measured_shapes : "the model", params);
+    snprintf(lines[1], sizeof(lines[1]),
+             "decode tokens/s <= batch %" PRIu64 " x measured bandwidth (triad) / (weights %s + "
+             "KV cache %s) read per step", q->batch, w, r->estimate.kv_counted ? kv : "not counted");
+    snprintf(lines[2], sizeof(lines[2]),
+             "training time = 6 x %s x tokens / measured GEMM rate", params);
+}
+
+static int write_speed_table(FILE *out, const struct clb_fit_report *r)
+{
+    static const char *const head[] = { "DEVICE",     "BACKEND",   "PREFILL RATE",
+                                        "PREFILL TOK/S", "BANDWIDTH", "DECODE TOK/S",
+                                        "TRAIN" };
+    struct clb_table *t = clb_table_create(head, 7);
+    char lines[3][320], tokens[32];
+
+    if (!t)
+        return -1;
+    for (size_t c = 2; c < 7; c++)
+        clb_table_align_right(t, c);
+    clb_format_params((uint64_t)r->train_tokens, tokens, sizeof(tokens));
+    fprintf(out, "\nEstimates from the figures measured in %s (upper bounds: no attention FLOPs, "
+                 "no overlap loss, every GEMM at the measured rate)", r->from);
+    if (r->train_tokens > 0)
+        fprintf(out, "; TRAIN: on %s tokens", tokens);
+    fputs(":\n", out);
+    for (size_t i = 0; i < r->n_speeds; i++) {
+        const struct clb_fit_speed *s = &r->speeds[i];
+        char rate[48] = "-", pre[32] = "-", bw[32] = "-", dec[32] = "-", train[48] = "-",
+             backend[64] = "-";
+        if (s->measured.prefill_gflops > 0) {
+            clb_format_flops(s->measured.prefill_gflops, rate, sizeof(rate));
+            snprintf(pre, sizeof(pre), "%.3g", s->estimate.prefill_tokens_s);
+            snprintf(backend, sizeof(backend), "%s %s%s", s->measured.backend,
+                     s->measured.precision ? s->measured.precision : "",
+                     s->measured.prefill_roles < CLB_LAYER_GEMMS ? " (part of a layer)" : "");
+        }
+        if (s->measured.bandwidth_gbps > 0) {
+            snprintf(bw, sizeof(bw), "%.4g GB/s", s->measured.bandwidth_gbps);
+            snprintf(dec, sizeof(dec), "<= %.3g", s->estimate.decode_tokens_s);
+        }
+        if (r->train_tokens > 0 && s->estimate.train_s > 0)
+            duration(s->estimate.train_s, train, sizeof(train));
+        const char *cells[] = { s->measured.device, backend, rate, pre, bw, dec, train };
+        if (clb_table_add(t, cells)) {
+            clb_table_destroy(t);
+            return -1;
+        }
+    }
+    clb_table_print(t, out);
+    clb_table_destroy(t);
+    formulas(r, lines);
+    for (int i = 0; i < 3; i++)
+        fprintf(out, "%s\n", lines[i]);
+    if (r->train_tokens > 0)
+        fprintf(out, "training FLOPs: 6 x parameters x tokens = %.3g\n",
+                r->n_speeds ? r->speeds[0].estimate.train_flops : 0.0);
+    return 0;
+}
+
+static json_t *speed_json(const struct clb_fit_report *r)
+{
+    char lines[3][320];
+    json_t *devs = json_array();
+
+    formulas(r, lines);
+    for (size_t i = 0; i < r->n_speeds; i++) {
+        const struct clb_fit_speed *s = &r->speeds[i];
+        const struct clb_speed_estimate *e = &s->estimate;
+        json_array_append_new(
+            devs, json_pack("{s:s, s:s, s:s?, s:s?, s:{s:f, s:i, s:f}, s:o?, s:o?, s:o?, s:b}",
+                            "device_name", s->measured.device, "device", s->measured.device_id,
+                            "backend", s->measured.backend, "precision", s->measured.precision,
+                            "inputs", "prefill_gflops", s->measured.prefill_gflops,
+                            "prefill_roles", (int)s->measured.prefill_roles, "bandwidth_gbps",
+                            s->measured.bandwidth_gbps, "prefill_tokens_per_s",
+                            e->prefill_tokens_s > 0 ? json_real(e->prefill_tokens_s) : NULL,
+                            "decode_tokens_per_s",
+                            e->decode_tokens_s > 0 ? json_real(e->decode_tokens_s) : NULL,
+                            "train_seconds", e->train_s > 0 ? json_real(e->train_s) : NULL,
+                            "upper_bound", 1));
+    }
+    return json_pack("{s:s, s:s?, s:f, s:f, s:f, s:f, s:{s:s, s:s, s:s}, s:o}", "from", r->from,
+                     "measured_shapes", r->measured_shapes, "flops_per_token",
+                     r->n_speeds ? r->speeds[0].estimate.flops_per_token : 0.0,
+                     "bytes_per_decode_step",
+                     r->n_speeds ? r->speeds[0].estimate.bytes_per_step : 0.0, "train_tokens",
+                     r->train_tokens,
+                     "train_flops", r->n_speeds ? r->speeds[0].estimate.train_flops : 0.0,
+                     "formulas", "prefill", lines[0], "decode", lines[1], "train", lines[2],
+                     "devices", devs);
+}
+
 static json_t *estimate_json(const struct clb_fit_report *r)
 {
     const struct clb_fit_estimate *e = &r->estimate;
@@ -205,6 +322,8 @@ static int write_json(FILE *out, const struct clb_fit_report *r)
                                                       (json_int_t)q->batch));
         json_object_set_new(root, "model", m);
         json_object_set_new(root, "estimate", estimate_json(r));
+        if (r->from)
+            json_object_set_new(root, "speed", speed_json(r));
     }
     for (size_t i = 0; i < r->n_devices; i++) {
         const struct clb_fit_device *d = &r->devices[i];
@@ -275,6 +394,8 @@ int clb_fit_write(FILE *out, enum clb_format fmt, const struct clb_fit_report *r
     if (fmt == CLB_FORMAT_CSV)
         return write_csv(out, r);
     if ((r->has_model ? write_model_table : write_capacity_table)(out, r))
+        return -1;
+    if (r->from && write_speed_table(out, r))
         return -1;
     size_t n = caveats(r, lines, 8);
     fputc('\n', out);

@@ -17,6 +17,18 @@ static void shape_label(struct clb_gemm_shape s, char *buf, size_t len)
     snprintf(buf, len, "%" PRIu64 "x%" PRIu64 "x%" PRIu64, s.m, s.n, s.k);
 }
 
+/* The shape, and what it stands for in a model (gemm --shapes): "512x12288x4096 (qkv, prefill)". */
+static void row_shape_label(const struct clb_gemm_row *row, char *buf, size_t len)
+{
+    char dims[64];
+
+    shape_label(row->shape, dims, sizeof(dims));
+    if (row->role.role)
+        snprintf(buf, len, "%s (%s, %s)", dims, row->role.role, row->role.phase);
+    else
+        snprintf(buf, len, "%s", dims);
+}
+
 static void check_label(const struct clb_gemm_row *row, char *buf, size_t len)
 {
     switch (row->status) {
@@ -102,13 +114,13 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
 
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_gemm_row *row = &res->rows[i];
-        char dev[160], shape[64], first[32] = "", med[32] = "", gf[48] = "", spread[32] = "",
+        char dev[160], shape[128], first[32] = "", med[32] = "", gf[48] = "", spread[32] = "",
              speed[32] = "", bars[64] = "", check[700], e2e_t[32] = "", e2e_gf[32] = "",
              pct_dev[16] = "", pct_host[16] = "";
         const bool m = clb_gemm_row_measured(row);
 
         clb_device_label(row->device, dev, sizeof(dev));
-        shape_label(row->shape, shape, sizeof(shape));
+        row_shape_label(row, shape, sizeof(shape));
         check_label(row, check, sizeof(check));
         if (row->first_call_s > 0)
             clb_format_seconds(row->first_call_s, first, sizeof(first));
@@ -204,8 +216,8 @@ static void write_summary(FILE *out, const struct clb_gemm_report *r)
         }
         if (!best)
             continue;
-        char dev[160], shape[64], gf[32], bgf[32];
-        shape_label(best->shape, shape, sizeof(shape));
+        char dev[160], shape[128], gf[32], bgf[32];
+        row_shape_label(best, shape, sizeof(shape));
         clb_device_label(best->device, dev, sizeof(dev));
         clb_format_flops(best->gflops, gf, sizeof(gf));
         fprintf(out, "fastest %s at %s: %s (%s), %s", clb_precision_name(p), shape, dev,
@@ -230,6 +242,14 @@ static void write_summary(FILE *out, const struct clb_gemm_report *r)
                     dev_row->backend_name, clb_precision_name(p),
                     clb_device_str(dev_row->device, CLB_PROP_NAME),
                     100.0 * dev_row->gflops / dev_row->device_peak_gflops, peak);
+        }
+        if (dev_row && dev_row->datasheet.value > 0) {
+            clb_format_flops(dev_row->datasheet.value, peak, sizeof(peak));
+            fprintf(out, "%s %s on %s reached %.1f%% of the datasheet's %s of %s (%s)\n",
+                    dev_row->backend_name, clb_precision_name(p),
+                    clb_device_str(dev_row->device, CLB_PROP_NAME),
+                    100.0 * dev_row->gflops / dev_row->datasheet.value, dev_row->datasheet.figure,
+                    dev_row->datasheet.name, peak);
         }
         if (base && base->host_peak_gflops > 0) {
             clb_format_flops(base->host_peak_gflops, peak, sizeof(peak));
@@ -287,9 +307,9 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
         return NULL;
     }
     clb_device_id(row->device, id, sizeof(id));
-    char case_[96];
-    snprintf(case_, sizeof(case_), "%s %" PRIu64 "x%" PRIu64 "x%" PRIu64,
-             clb_precision_name(row->precision), row->shape.m, row->shape.n, row->shape.k);
+    char case_[160], shape[128];
+    row_shape_label(row, shape, sizeof(shape));
+    snprintf(case_, sizeof(case_), "%s %s", clb_precision_name(row->precision), shape);
     json_object_set_new(o, "benchmark", json_string("gemm"));
     json_object_set_new(o, "case", json_string(case_));
     json_object_set_new(o, "metric", json_string("gflops"));
@@ -298,6 +318,11 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
                         json_string(row->device ? clb_device_str(row->device, CLB_PROP_NAME)
                                                 : "host CPU"));
     json_object_set_new(o, "backend", json_string(row->backend_name));
+    if (row->role.role) {
+        json_object_set_new(o, "role", json_string(row->role.role));
+        json_object_set_new(o, "phase", json_string(row->role.phase));
+        json_object_set_new(o, "per_layer", json_integer(row->role.per_layer));
+    }
     json_object_set_new(o, "tuned", json_boolean(row->tuned));
     json_object_set_new(o, "tuned_at", row->tuned ? json_integer((json_int_t)row->tuned_at)
                                                    : json_null());
@@ -338,6 +363,10 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
             json_object_set_new(o, "percent_of_host_peak",
                                 json_real(100.0 * row->gflops / row->host_peak_gflops));
         }
+        if (row->datasheet.value > 0)
+            json_object_set_new(o, "datasheet",
+                                clb_datasheet_ref_json(&row->datasheet, row->gflops,
+                                                       row->status == CLB_ROW_OK));
         if (row->device_peak_gflops > 0 || row->host_peak_gflops > 0)
             json_object_set_new(o, "above_peak",
                                 json_boolean((row->device_peak_gflops > 0 &&
@@ -384,6 +413,12 @@ static json_t *report_json(const struct clb_gemm_report *r)
                                   (json_int_t)r->results->host_threads, "seed",
                                   (json_int_t)opt->seed, "alpha", opt->alpha, "beta",
                                   opt->beta, "transfers", opt->transfers));
+    if (r->shapes) {
+        json_t *o = json_object_get(root, "options");
+        json_object_set_new(o, "shapes", json_string(r->shapes));
+        json_object_set_new(o, "context", json_integer((json_int_t)r->context));
+        json_object_set_new(o, "batch", json_integer((json_int_t)r->batch));
+    }
     for (size_t i = 0; i < r->results->n_rows; i++) {
         json_t *row = row_json(&r->results->rows[i], r->results, opt, r->meta->record);
         if (!row)

@@ -21,16 +21,39 @@ static bool shown(const struct clb_micro_row *row, bool verbose)
     return verbose || strcmp(row->benchmark, "peak") || row->headline;
 }
 
+/* Under the table: which vendor figure each "% DATASHEET" is of, once each. */
+static void datasheet_notes(FILE *out, const struct clb_micro_results *res, bool verbose)
+{
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_micro_row *r = &res->rows[i];
+        bool seen = !r->datasheet.value || !shown(r, verbose);
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = res->rows[j].datasheet.value && shown(&res->rows[j], verbose) &&
+                   res->rows[j].datasheet.figure == r->datasheet.figure &&
+                   res->rows[j].datasheet.name == r->datasheet.name;
+        if (seen)
+            continue;
+        char v[48];
+        figure(r->metric, r->datasheet.value, v, sizeof(v));
+        clb_datasheet_note(out, &r->datasheet, v);
+    }
+}
+
 int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool verbose)
 {
-    static const char *const head[] = { "DEVICE", "BENCHMARK", "CASE",   "FIGURE",
-                                        "BEST",   "MEDIAN",    "SPREAD", "CHECK" };
-    struct clb_table *t = clb_table_create(head, 8);
+    static const char *const head[] = { "DEVICE", "BENCHMARK", "CASE",   "FIGURE", "BEST",
+                                        "MEDIAN", "SPREAD",    "CHECK",  "% DATASHEET" };
+    bool datasheet = false;
+    for (size_t i = 0; i < res->n_rows; i++)
+        datasheet |= res->rows[i].datasheet.value > 0 && shown(&res->rows[i], verbose);
+    struct clb_table *t = clb_table_create(head, datasheet ? 9 : 8);
 
     if (!t)
         return -1;
     for (size_t c = 3; c <= 6; c++)
         clb_table_align_right(t, c);
+    if (datasheet)
+        clb_table_align_right(t, 8);
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_micro_row *row = &res->rows[i];
         char dev[160], fig[48] = "", best[48] = "", med[32] = "", spread[32] = "", check[600];
@@ -55,7 +78,11 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
         else
             snprintf(check, sizeof(check), "%s: %s", clb_row_status_name(row->status),
                      row->reason);
-        const char *cells[] = { dev, row->benchmark, row->case_, fig, best, med, spread, check };
+        char pct[32] = "";
+        if (row->datasheet.value > 0 && row->n_times && row->status == CLB_ROW_OK)
+            snprintf(pct, sizeof(pct), "%.1f%%", 100.0 * row->value / row->datasheet.value);
+        const char *cells[] = { dev, row->benchmark, row->case_, fig, best, med, spread, check,
+                                pct };
         if (clb_table_add(t, cells)) {
             clb_table_destroy(t);
             return -1;
@@ -63,6 +90,7 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
     }
     clb_table_print(t, out);
     clb_table_destroy(t);
+    datasheet_notes(out, res, verbose);
     return 0;
 }
 
@@ -175,6 +203,10 @@ static json_t *row_json(const struct clb_micro_row *row)
         json_object_set_new(o, "verified", json_boolean(row->status == CLB_ROW_OK));
         json_object_set_new(o, "check", json_string(row->check));
     }
+    if (row->datasheet.value > 0)
+        json_object_set_new(o, "datasheet",
+                            clb_datasheet_ref_json(&row->datasheet, row->value,
+                                                   measured && row->status == CLB_ROW_OK));
     return o;
 }
 

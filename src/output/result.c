@@ -96,6 +96,26 @@ json_t *clb_result_doc_create(const struct clb_run_meta *meta, struct clb_device
     return root;
 }
 
+json_t *clb_datasheet_ref_json(const struct clb_datasheet_ref *d, double measured,
+                               bool verified)
+{
+    json_t *o = json_pack("{s:s, s:s, s:f, s:i, s:s}", "accelerator", d->name, "figure",
+                          d->figure, "value", d->value, "parts", (int)d->parts, "source",
+                          d->source);
+    if (o && verified)
+        json_object_set_new(o, "percent", json_real(100.0 * measured / d->value));
+    return o;
+}
+
+void clb_datasheet_note(FILE *out, const struct clb_datasheet_ref *d, const char *value)
+{
+    fprintf(out, "%% DATASHEET: of %s's %s, %s", d->name, d->figure, value);
+    if (d->parts > 1)
+        fprintf(out, " (this device is 1 of the %u OpenCL devices the package shows as: "
+                     "1/%u of its figure)", d->parts, d->parts);
+    fprintf(out, " (source: %s)\n", d->source);
+}
+
 void clb_result_libraries_text(FILE *out, const struct clb_run_record *rec)
 {
     fprintf(out, "host CPU: %s, %u logical CPUs\n", rec->host.cpu, rec->host.logical_cpus);

@@ -1,33 +1,19 @@
 #include "clbench/results/compare.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/util/parse.h"
 #include "clbench/util/units.h"
-
-static bool contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-
-    for (; *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
 
 bool clb_devices_match(const char *first, const char *other, const struct clb_pair_list *pairs)
 {
     if (strcmp(first, other) == 0)
         return true;
     for (size_t i = 0; pairs && i < pairs->n; i++)
-        if (contains_nocase(first, pairs->v[i].first) && contains_nocase(other, pairs->v[i].other))
+        if (clb_contains_nocase(first, pairs->v[i].first) && clb_contains_nocase(other, pairs->v[i].other))
             return true;
     return false;
 }

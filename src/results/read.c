@@ -144,6 +144,17 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
         clb_error_set(e, "results[%zu].tuned is not true/false", i);
         return -1;
     }
+    r->role = opt_string(o, "role");
+    r->phase = opt_string(o, "phase");
+    json_t *pl = json_object_get(o, "per_layer");
+    if (r->role && (!r->phase || !json_is_integer(pl) || json_integer_value(pl) < 1 ||
+                    json_integer_value(pl) > 64)) {
+        clb_error_set(e, "results[%zu]: a role needs a phase and per_layer (1 to 64)", i);
+        return -1;
+    }
+    r->per_layer = r->role ? (unsigned)json_integer_value(pl) : 0;
+    if (read_figure(json_object_get(o, "time"), "median_s", i, &r->median_s, &present, e))
+        return -1;
     return read_fleet(o, i, r, e);
 }
 

@@ -92,3 +92,19 @@ int clb_parse_bytes(const char *s, uint64_t *out, struct clb_error *e)
     *out = v << shift;
     return 0;
 }
+
+bool clb_contains_nocase(const char *hay, const char *needle)
+{
+    const size_t n = strlen(needle);
+
+    if (!n)
+        return true;
+    for (; hay && *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}

@@ -131,6 +131,87 @@ static void presets_match_published_counts(void **state)
     assert_null(clb_model_find("gpt-5"));
 }
 
+/*
+ * A layer's GEMMs hold its weights: for every dense preset, their n x k (times
+ * per_layer) over the layers, plus norms and embeddings, is the parameter
+ * count of its shape exactly; M is the tokens given.
+ */
+static void layer_gemms_are_the_weights(void **state)
+{
+    struct clb_layer_gemm g[CLB_LAYER_GEMMS];
+    size_t checked = 0;
+    (void)state;
+    for (size_t i = 0; i < clb_n_models; i++) {
+        const struct clb_model *m = &clb_models[i];
+        const struct clb_model_shape *s = &m->shape;
+        if (m->experts > 1 || m->qkv_bias)
+            continue;
+        clb_model_layer_gemms(m, 77, g);
+        uint64_t w = 0;
+        for (int j = 0; j < CLB_LAYER_GEMMS; j++) {
+            assert_int_equal(g[j].m, 77);
+            w += g[j].n * g[j].k * g[j].per_layer;
+        }
+        const uint64_t total = s->layers * (w + 2 * s->hidden) + s->hidden +
+                               m->vocab * s->hidden * (m->tied_embeddings ? 1 : 2);
+        assert_int_equal(total, clb_model_params_from_shape(m));
+        checked++;
+    }
+    assert_true(checked >= 4);
+    /* Llama 2 7B by hand: QKV 4096 -> 3 x 4096, MLP 4096 -> 11008 (up and gate), down back. */
+    clb_model_layer_gemms(clb_model_find("llama-2-7b"), 512, g);
+    assert_string_equal(g[0].role, "qkv");
+    assert_true(g[0].m == 512 && g[0].n == 12288 && g[0].k == 4096 && g[0].per_layer == 1);
+    assert_true(g[1].n == 4096 && g[1].k == 4096);
+    assert_true(g[2].n == 11008 && g[2].k == 4096 && g[2].per_layer == 2);
+    assert_true(g[3].n == 4096 && g[3].k == 11008);
+    /* Grouped-query attention: Mistral 7B's 8 KV heads make QKV 4096 + 2 x 1024 wide. */
+    clb_model_layer_gemms(clb_model_find("mistral-7b"), 1, g);
+    assert_true(g[0].n == 4096 + 2 * 1024 && g[2].n == 14336);
+}
+
+/* The estimate formulas against figures worked by hand. */
+static void speed_estimates(void **state)
+{
+    struct clb_fit_request r = { .params = 6740000000ull, .batch = 1, .dtype = CLB_DT_FP16,
+                                 .kv_dtype = CLB_DT_FP16 };
+    struct clb_fit_estimate mem;
+    struct clb_speed_estimate s;
+    struct clb_error e;
+    (void)state;
+
+    /* Llama 2 7B, fp16, context 0 (no KV cache), batch 1, at 100 GB/s: 13.48 GB a token. */
+    assert_int_equal(clb_fit_estimate(&r, &mem, &e), 0);
+    clb_speed_estimate(&r, &mem, &(struct clb_speed_inputs){ .bandwidth_gbps = 100 }, &s);
+    assert_true(s.bytes_per_step == 13.48e9);
+    assert_true(fabs(s.decode_tokens_s - 100e9 / 13.48e9) < 1e-9);
+    assert_true(s.decode_tokens_s <= 7.42 && s.decode_tokens_s >= 7.41);
+    assert_true(s.prefill_tokens_s == 0 && s.train_s == 0); /* no rate measured */
+    /* With its KV cache at context 4096: 2 x 32 x 32 x 128 x 4096 x 2 B = 2 GiB more a step. */
+    r.has_shape = true;
+    r.shape = clb_model_find("llama-2-7b")->shape;
+    r.context = 4096;
+    assert_int_equal(clb_fit_estimate(&r, &mem, &e), 0);
+    clb_speed_estimate(&r, &mem, &(struct clb_speed_inputs){ .bandwidth_gbps = 100 }, &s);
+    assert_true(s.bytes_per_step == 13.48e9 + 2147483648.0);
+    /* Batch 8 reads the weights once for 8 tokens, and 8 caches. */
+    r.batch = 8;
+    assert_int_equal(clb_fit_estimate(&r, &mem, &e), 0);
+    clb_speed_estimate(&r, &mem, &(struct clb_speed_inputs){ .bandwidth_gbps = 100 }, &s);
+    assert_true(fabs(s.decode_tokens_s - 8 * 100e9 / (13.48e9 + 8 * 2147483648.0)) < 1e-9);
+    /* Prefill at 1 TFLOP/s: 1e12 / (2 x 6.74e9) = 74.18 tokens/s. */
+    clb_speed_estimate(&r, &mem, &(struct clb_speed_inputs){ .prefill_gflops = 1000 }, &s);
+    assert_true(s.flops_per_token == 13.48e9);
+    assert_true(fabs(s.prefill_tokens_s - 1e12 / 13.48e9) < 1e-9);
+    /* GPT-3: 6 x 175e9 x 300e9 = 3.15e23 FLOPs; at 312 TFLOP/s, 1.0096e11 s (32 years). */
+    r.params = 175000000000ull;
+    clb_speed_estimate(&r, &mem,
+                       &(struct clb_speed_inputs){ .prefill_gflops = 312000, .train_tokens = 300e9 },
+                       &s);
+    assert_true(fabs(s.train_flops - 3.15e23) < 1e9);
+    assert_true(fabs(s.train_s - 3.15e23 / 312e12) < 1e-3);
+}
+
 static void presets_kv_per_token(void **state)
 {
     /* Widely quoted fp16 KV cache per token: 2 * layers * kv_heads * head_dim * 2 bytes. */
@@ -200,6 +281,8 @@ int main(void)
         cmocka_unit_test(overflow_is_an_error),
         cmocka_unit_test(presets_match_published_counts),
         cmocka_unit_test(presets_kv_per_token),
+        cmocka_unit_test(layer_gemms_are_the_weights),
+        cmocka_unit_test(speed_estimates),
         cmocka_unit_test(parse_params),
         cmocka_unit_test(formatting),
     };

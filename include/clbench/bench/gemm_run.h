@@ -22,9 +22,17 @@
 #include "clbench/bench/verify.h"
 #include "clbench/core/types.h"
 
+/* What a shape stands for in a model (gemm --shapes): static strings. */
+struct clb_shape_role {
+    const char *role;   /* "qkv", "mlp down" (clbench/fit/fit.h's roles) */
+    const char *phase;  /* "prefill" (M = context x batch) or "decode" (M = batch) */
+    unsigned per_layer; /* such GEMMs per layer */
+};
+
 struct clb_gemm_options {
     const struct clb_gemm_shape *shapes;
     size_t n_shapes;
+    const struct clb_shape_role *roles; /* per shape, or NULL: plain sizes */
     const enum clb_precision *precisions;
     size_t n_precisions;
     const struct clb_gemm_backend *const *backends;
@@ -95,6 +103,8 @@ struct clb_gemm_row {
     uint64_t tuned_at;         /* the size they were tuned at (tuned rows) */
     char tuning_note[256];     /* why stored parameters were not applied, else "" */
     char kernel[96];           /* what ran (backend's describe): "Xgemm", "packed TM=12 ..." */
+    struct clb_datasheet_ref datasheet; /* the device's vector peak in this precision */
+    struct clb_shape_role role;         /* role NULL: a plain size */
     size_t order;              /* position in problem order (precision, shape, backend, device):
                                   seeds the fault hook */
 };

@@ -37,6 +37,7 @@ struct clb_micro_row {
     int ranks;                  /* ranks that took part */
     double algbw;               /* GB/s from the median call; value is busbw */
     double path_median_s;       /* device buffers: median whole path (read, MPI, write); else 0 */
+    struct clb_datasheet_ref datasheet; /* peak (vector figure), bandwidth (memory) */
 };
 
 struct clb_micro_results {

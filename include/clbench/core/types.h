@@ -76,4 +76,17 @@ void clb_tune_set(struct clb_tune_params *p, const char *name, size_t value);
 /* The result document's schema (docs/result-schema.md), written and read back. */
 #define CLB_RESULT_SCHEMA "clbench-result/1"
 
+/*
+ * The vendor's published figure a measured one is held against (a row of
+ * the datasheet table, clbench/datasheet/datasheet.h); value 0: none.
+ * Strings are static (the built-in table's).
+ */
+struct clb_datasheet_ref {
+    double value;       /* in the measured figure's unit: GFLOP/s, GB/s */
+    const char *name;   /* the table's row: "NVIDIA H100 PCIe 80GB" */
+    const char *figure; /* "fp32_vector", "memory" */
+    const char *source;
+    unsigned parts;     /* the package shows as this many devices: value is 1/parts of its figure */
+};
+
 #endif

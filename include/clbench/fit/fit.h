@@ -48,6 +48,27 @@ uint64_t clb_model_params_from_shape(const struct clb_model *m);
 /* "7B", "6.7b", "125M", "1.5T", "350K" or a plain count; > 0 and < 2^53. */
 int clb_parse_params(const char *s, uint64_t *out, struct clb_error *e);
 
+/* One GEMM with weights that a decoder layer does for M tokens at once. */
+struct clb_layer_gemm {
+    const char *role;   /* "qkv", "attention out", "mlp up/gate", "mlp down" (static) */
+    uint64_t m, n, k;   /* C (m x n) = A (m x k) . B (k x n): A the activations, B the weights */
+    unsigned per_layer; /* such GEMMs per layer: 2 for the gated MLP's up and gate */
+};
+enum { CLB_LAYER_GEMMS = 4 };
+
+/*
+ * The GEMMs of one layer of m's Llama-style decoder for `tokens` tokens
+ * (prefill: context x batch; decode: batch): QKV (hidden -> (heads + 2
+ * kv_heads) head_dim), attention output (heads head_dim -> hidden), the
+ * gated MLP's up and gate (hidden -> ffn, each) and down (ffn -> hidden).
+ * Their FLOPs are 2 x tokens x the layer's weights. Attention's score and
+ * value products (no weights) are left out. For a mixture of experts the
+ * MLP GEMMs are one expert's as if it took every token: callers refuse
+ * such models rather than mislead.
+ */
+void clb_model_layer_gemms(const struct clb_model *m, uint64_t tokens,
+                           struct clb_layer_gemm out[CLB_LAYER_GEMMS]);
+
 enum clb_fit_mode { CLB_FIT_INFER, CLB_FIT_TRAIN };
 
 struct clb_fit_request {
@@ -82,6 +103,34 @@ enum { CLB_TRAIN_BYTES_PER_PARAM = 16 };
 /* -1 with e set when a size overflows 64 bits. */
 int clb_fit_estimate(const struct clb_fit_request *r, struct clb_fit_estimate *out,
                      struct clb_error *e);
+
+/* A device's measured figures that a model's speed follows from. */
+struct clb_speed_inputs {
+    double prefill_gflops;  /* GEMM rate at the model's prefill shapes, GFLOP/s (0: unknown) */
+    double bandwidth_gbps;  /* device memory bandwidth, GB/s (0: unknown) */
+    double train_tokens;    /* tokens to train on (0: no training estimate) */
+};
+
+/*
+ * Upper bounds from measured figures (no attention FLOPs, no overlap of
+ * compute and memory, no communication, every GEMM at the measured rate):
+ *   prefill tokens/s = prefill rate / (2 x params) FLOPs per token;
+ *   decode tokens/s  = batch x bandwidth / (weights + KV cache) bytes read
+ *                      per step (one token of each sequence: every weight
+ *                      and the whole cache, at the request's context);
+ *   training time    = 6 x params x tokens / prefill rate.
+ * A figure whose input is 0 is 0.
+ */
+struct clb_speed_estimate {
+    double flops_per_token;   /* 2 x params */
+    double prefill_tokens_s;
+    double bytes_per_step;    /* weights + KV cache */
+    double decode_tokens_s;
+    double train_flops;       /* 6 x params x tokens */
+    double train_s;
+};
+void clb_speed_estimate(const struct clb_fit_request *r, const struct clb_fit_estimate *memory,
+                        const struct clb_speed_inputs *in, struct clb_speed_estimate *out);
 
 /* The largest parameter count whose estimate (without KV cache) fits in `bytes`. */
 uint64_t clb_fit_max_params(uint64_t bytes, enum clb_dtype d, double overhead,

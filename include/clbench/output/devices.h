@@ -12,6 +12,7 @@
 #include "clbench/bench/check.h"
 #include "clbench/cl/device.h"
 #include "clbench/cli/cli.h"
+#include "clbench/datasheet/datasheet.h"
 #include "clbench/util/record.h"
 
 struct clb_devices_report {
@@ -21,6 +22,8 @@ struct clb_devices_report {
     const struct clb_check_result *checks; /* n_devices entries, or NULL without --check */
     bool verbose;
     const struct clb_run_record *record;   /* the ICDs (json, -v), borrowed */
+    /* Per device, its row of the datasheet table (NULL: none); NULL: not looked up. */
+    const struct clb_ds_row *const *datasheet;
 };
 
 /*

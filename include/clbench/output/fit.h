@@ -9,6 +9,7 @@
 #include "clbench/cl/device.h"
 #include "clbench/cli/cli.h"
 #include "clbench/fit/fit.h"
+#include "clbench/results/speed.h"
 
 /* `clbench fit`: one device's figures. */
 struct clb_fit_device {
@@ -21,6 +22,12 @@ struct clb_fit_device {
     bool tensor_too_big;                /* the largest tensor exceeds max_alloc */
 };
 
+/* `fit --from FILE`: one device's measured figures there and what follows from them. */
+struct clb_fit_speed {
+    struct clb_device_speed measured;
+    struct clb_speed_estimate estimate;
+};
+
 struct clb_fit_report {
     const struct clb_fit_request *request;
     const struct clb_model *preset;      /* NULL unless --model named one */
@@ -30,6 +37,12 @@ struct clb_fit_report {
     const char *largest_tensor;          /* its name */
     struct clb_fit_device *devices;
     size_t n_devices;
+    /* --from: the estimates from a result file's measured figures (n_speeds 0: none). */
+    const char *from;                    /* its path */
+    const char *measured_shapes;         /* the model its --shapes rows were, or NULL */
+    double train_tokens;                 /* --train-tokens (0: none) */
+    const struct clb_fit_speed *speeds;
+    size_t n_speeds;
 };
 
 int clb_fit_write(FILE *out, enum clb_format fmt, const struct clb_fit_report *r);

@@ -22,6 +22,8 @@ struct clb_gemm_report {
     const struct clb_gemm_options *options;
     struct clb_device *const *devices; /* the selected devices */
     size_t n_devices;
+    const char *shapes;                /* --shapes MODEL's name, or NULL */
+    uint64_t context, batch;           /* with shapes: its prefill and decode tokens */
 };
 
 /*

@@ -39,6 +39,15 @@ json_t *clb_result_doc_create(const struct clb_run_meta *meta, struct clb_device
 /* A library of the record as a JSON object ("a.b" keys nested). New reference. */
 json_t *clb_library_json(const struct clb_library_info *lib);
 
+/*
+ * A row's "datasheet" object: accelerator, figure, value (the row's unit),
+ * source, and percent (100 x measured / value) when `verified`. New reference.
+ */
+json_t *clb_datasheet_ref_json(const struct clb_datasheet_ref *d, double measured,
+                               bool verified);
+/* "% DATASHEET: of NAME's FIGURE, VALUE (source: ...)" on one line; value formatted by the caller. */
+void clb_datasheet_note(FILE *out, const struct clb_datasheet_ref *d, const char *value);
+
 /* "host CPU: ..." and one line per backend library (and its note), for the end of a table. */
 void clb_result_libraries_text(FILE *out, const struct clb_run_record *record);
 

@@ -47,6 +47,10 @@ struct clb_result_row {
      */
     const char *host;
     int rank, local_rank;
+    /* gemm --shapes rows: what the shape is in the model (NULL/0 otherwise). */
+    const char *role, *phase; /* "qkv", "prefill" */
+    unsigned per_layer;
+    double median_s;      /* the median timed call, s (0: none) */
     int slot;             /* its device's place among its rank's devices; -1: none */
     const char *host_cpu; /* a host row's CPU model; NULL otherwise */
     bool straggler;      /* beyond the run's threshold from its figure's fleet median */

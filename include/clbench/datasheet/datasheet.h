@@ -1,0 +1,102 @@
+#ifndef CLBENCH_DATASHEET_DATASHEET_H
+#define CLBENCH_DATASHEET_DATASHEET_H
+
+/*
+ * Vendors' published figures (src/datasheet/datasheet.json, embedded at
+ * build time): one row per accelerator, each figure with its source, against
+ * which measured figures are held ("% of datasheet"). A figure no source
+ * gives is absent, never guessed. Matrix-unit (tensor core, XMX, MFMA)
+ * figures are dense and kept apart from the vector (shader) figures: an
+ * OpenCL C kernel can only approach the vector ones.
+ */
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clbench/util/error.h"
+
+/* An embedded text file (the build's table; see kernels/embed.c). */
+struct clb_embedded_text {
+    const char *name; /* file name without extension: "datasheet" */
+    const char *text;
+};
+extern const struct clb_embedded_text clb_datasheet_files[];
+
+enum clb_ds_figure {
+    CLB_DS_FP64_VECTOR,
+    CLB_DS_FP32_VECTOR,
+    CLB_DS_FP16_VECTOR,
+    CLB_DS_FP64_MATRIX,
+    CLB_DS_FP32_MATRIX,
+    CLB_DS_FP16_MATRIX,
+    CLB_DS_BF16_MATRIX,
+    CLB_DS_INT8_MATRIX,
+    CLB_DS_MEMORY,      /* bandwidth */
+    CLB_DS_BOOST_CLOCK,
+    CLB_DS_FIGURES
+};
+
+/* The vector (shader) peak of a precision ("fp32"): true and *f set, or false (int32). */
+bool clb_ds_vector_figure(const char *precision, enum clb_ds_figure *f);
+
+/* The figure's key in the table ("fp32_vector") and its unit for people ("GFLOP/s"). */
+const char *clb_ds_figure_key(enum clb_ds_figure f);
+const char *clb_ds_figure_unit(enum clb_ds_figure f);
+
+struct clb_ds_value {
+    bool present;
+    double value;        /* GFLOP/s (floating point), GIOP/s (int8), GB/s (memory), MHz (clock) */
+    const char *source;  /* the source's text, resolved from the row's sources (borrowed) */
+    const char *note;    /* or NULL (borrowed) */
+};
+
+struct clb_ds_row {
+    const char *name, *vendor;
+    const char *opencl_note;  /* what OpenCL can and cannot reach here, or NULL */
+    uint64_t memory_bytes;    /* 0: not given */
+    bool opencl_split;        /* OpenCL may show the package as several devices */
+    struct clb_ds_value fig[CLB_DS_FIGURES];
+    json_t *match, *exclude;  /* borrowed arrays of patterns (exclude may be NULL) */
+};
+
+struct clb_datasheet {
+    json_t *root;             /* owned */
+    struct clb_ds_row *rows;  /* owned */
+    size_t n_rows;
+};
+
+/*
+ * Parses and checks a table (schema clbench-datasheet/1). Every row needs a
+ * name, vendor and match patterns; every figure a positive value in its unit
+ * and a source the row's "sources" resolves; the figures must hold together
+ * (a row's memory figure equals its memory_bytes/memory_gbps; fp16 vector >=
+ * fp32 vector >= fp64 vector, and a matrix figure >= the vector figure of
+ * its precision, where both are given). NULL with e naming the row and what
+ * is wrong.
+ */
+struct clb_datasheet *clb_datasheet_parse(const char *text, size_t len, struct clb_error *e);
+void clb_datasheet_destroy(struct clb_datasheet *d);
+
+/* The built-in table, parsed once (never freed); NULL with e set if it is broken. */
+const struct clb_datasheet *clb_datasheet_builtin(struct clb_error *e);
+
+/*
+ * The row of a device: the first whose any match pattern is a
+ * case-insensitive substring of `name` or `board` (AMD's board name; may be
+ * NULL) and none of whose exclude patterns is; NULL when none.
+ */
+const struct clb_ds_row *clb_datasheet_match(const struct clb_datasheet *d, const char *name,
+                                             const char *board);
+/*
+ * How many OpenCL devices the package of row r is, judging by one that
+ * reports device_memory bytes: 1, or for an opencl_split row whose device
+ * has less than two thirds of the row's memory, ceil(memory_bytes /
+ * device_memory - 0.05) (an MI250X die: 2; an MI300X in CPX mode: 8).
+ */
+unsigned clb_datasheet_parts(const struct clb_ds_row *r, uint64_t device_memory);
+
+/* The rows whose name contains `query` (case-insensitive), or the row `query` matches as a device name. */
+bool clb_datasheet_row_selected(const struct clb_ds_row *r, const char *query);
+
+#endif

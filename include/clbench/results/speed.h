@@ -1,0 +1,38 @@
+#ifndef CLBENCH_RESULTS_SPEED_H
+#define CLBENCH_RESULTS_SPEED_H
+
+/*
+ * What a result file measured that a model's speed follows from (clbench fit
+ * --from), device by device: the GEMM rate at the model's prefill shapes
+ * (`gemm --shapes MODEL` rows of phase "prefill") and the memory bandwidth
+ * (`bandwidth`'s triad, BabelStream's headline; `run` measures both).
+ */
+#include <stddef.h>
+
+#include "clbench/results/resultfile.h"
+
+struct clb_device_speed {
+    const char *device;     /* device_name, "host CPU" for host backends (borrowed) */
+    const char *device_id;  /* "P:D", "host" (borrowed) */
+    const char *host;       /* a fleet file's: the rank's node (borrowed), else NULL */
+    int rank;               /* and its rank; -1 in a single run */
+    const char *backend;    /* whose prefill rate it is: the fastest's; NULL: none */
+    const char *precision;  /* of those rows */
+    /*
+     * One layer's prefill GEMMs as one: the sum of per_layer x 2mnk over the
+     * sum of per_layer x median time, over that backend's verified prefill
+     * rows, GFLOP/s; 0: none.
+     */
+    double prefill_gflops;
+    unsigned prefill_roles; /* the roles behind it (4: the whole layer) */
+    double bandwidth_gbps;  /* triad, GB/s; 0: not measured */
+};
+
+/*
+ * One entry per device of f that has either figure, in file order; returns
+ * how many (<= cap: f->n_rows entries always hold them all).
+ */
+size_t clb_result_speeds(const struct clb_result_file *f, struct clb_device_speed *out,
+                         size_t cap);
+
+#endif

@@ -1,0 +1,143 @@
+/* datasheet: the vendors' published figures clbench holds its measurements against. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clbench/datasheet/datasheet.h"
+#include "clbench/output/table.h"
+#include "common.h"
+
+struct datasheet_config {
+    struct clb_common common;
+};
+
+static const struct clb_option datasheet_options[] = {
+    CLB_COMMON_OPTIONS(struct datasheet_config),
+    { 0 },
+};
+
+static void cell(const struct clb_ds_row *r, enum clb_ds_figure f, char *buf, size_t len)
+{
+    if (!r->fig[f].present)
+        snprintf(buf, len, "-");
+    else if (f == CLB_DS_MEMORY)
+        snprintf(buf, len, "%.0f", r->fig[f].value);
+    else
+        snprintf(buf, len, "%.4g", r->fig[f].value / 1e3);
+}
+
+/* Every selected row on one line: memory, bandwidth and the peaks in TFLOPS (TOPS). */
+static int write_list(FILE *out, const struct clb_datasheet *d, const char *query)
+{
+    static const char *const head[] = { "ACCELERATOR", "MEMORY", "GB/S", "FP64",  "FP32",
+                                        "FP16",        "FP64 M", "FP16 M", "BF16 M", "INT8 M" };
+    static const enum clb_ds_figure cols[] = { CLB_DS_MEMORY,      CLB_DS_FP64_VECTOR,
+                                               CLB_DS_FP32_VECTOR, CLB_DS_FP16_VECTOR,
+                                               CLB_DS_FP64_MATRIX, CLB_DS_FP16_MATRIX,
+                                               CLB_DS_BF16_MATRIX, CLB_DS_INT8_MATRIX };
+    struct clb_table *t = clb_table_create(head, 10);
+    char v[10][48];
+    int rc = t ? 0 : -1;
+
+    for (size_t c = 1; t && c < 10; c++)
+        clb_table_align_right(t, c);
+    for (size_t i = 0; !rc && i < d->n_rows; i++) {
+        const struct clb_ds_row *r = &d->rows[i];
+        if (query && !clb_datasheet_row_selected(r, query))
+            continue;
+        /* As the vendors count it: decimal gigabytes. */
+        if (r->memory_bytes)
+            snprintf(v[1], sizeof(v[1]), "%.0f GB", r->memory_bytes / 1e9);
+        else
+            snprintf(v[1], sizeof(v[1]), "-");
+        for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+            cell(r, cols[c], v[2 + c], sizeof(v[2 + c]));
+        const char *cells[] = { r->name, v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9] };
+        rc = clb_table_add(t, cells);
+    }
+    if (!rc)
+        clb_table_print(t, out);
+    clb_table_destroy(t);
+    fputs("TFLOPS (INT8: TOPS) as the vendors publish them, dense. FP64, FP32, FP16: the vector "
+          "(shader) units, what an OpenCL kernel can approach; M: matrix units (tensor cores, "
+          "XMX, MFMA), which OpenCL C cannot reach. '-': no source gives it. "
+          "'clbench datasheet NAME' shows each figure's source.\n", out);
+    return rc;
+}
+
+/* One row in full: every figure with its note and source, in the vendors' units. */
+static void write_row(FILE *out, const struct clb_ds_row *r)
+{
+    fprintf(out, "%s (%s)", r->name, r->vendor);
+    if (r->memory_bytes)
+        fprintf(out, ", memory %.0f GB", r->memory_bytes / 1e9);
+    fputc('\n', out);
+    for (int f = 0; f < CLB_DS_FIGURES; f++) {
+        const struct clb_ds_value *v = &r->fig[f];
+        const bool rate = f != CLB_DS_MEMORY && f != CLB_DS_BOOST_CLOCK;
+        if (!v->present)
+            continue;
+        fprintf(out, "  %-12s %8.6g %-6s%s%s%s\n      source: %s\n", clb_ds_figure_key(f),
+                rate ? v->value / 1e3 : v->value,
+                f == CLB_DS_INT8_MATRIX ? "TOPS" : rate ? "TFLOPS" : clb_ds_figure_unit(f),
+                v->note ? " (" : "", v->note ? v->note : "", v->note ? ")" : "", v->source);
+    }
+    if (r->opencl_note)
+        fprintf(out, "  OpenCL: %s\n", r->opencl_note);
+}
+
+static int datasheet_run(void *config, int n_operands, char **operands)
+{
+    struct datasheet_config *cfg = config;
+    const char *query = n_operands ? operands[0] : NULL;
+    struct clb_error e;
+    const struct clb_datasheet *d = clb_datasheet_builtin(&e);
+    size_t n = 0;
+
+    if (!d) {
+        clb_report_error(&e);
+        return CLB_EXIT_FAILURE;
+    }
+    json_t *rows = json_array();
+    for (size_t i = 0; i < d->n_rows; i++)
+        if (!query || clb_datasheet_row_selected(&d->rows[i], query)) {
+            json_array_append(rows, json_array_get(json_object_get(d->root, "accelerators"), i));
+            n++;
+        }
+    if (!n) {
+        fprintf(stderr, "clbench datasheet: no row matches '%s' (see 'clbench datasheet')\n",
+                query);
+        json_decref(rows);
+        return CLB_EXIT_USAGE;
+    }
+    int rc = 0;
+    if (cfg->common.format == CLB_FORMAT_JSON) {
+        json_t *root = json_pack("{s:O, s:O, s:o}", "schema", json_object_get(d->root, "schema"),
+                                 "match_rule", json_object_get(d->root, "match_rule"),
+                                 "accelerators", rows);
+        rc = root ? json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
+        fputc('\n', stdout);
+        json_decref(root);
+    } else if (query) {
+        json_decref(rows);
+        for (size_t i = 0; i < d->n_rows; i++)
+            if (clb_datasheet_row_selected(&d->rows[i], query))
+                write_row(stdout, &d->rows[i]);
+    } else {
+        json_decref(rows);
+        rc = write_list(stdout, d, NULL);
+    }
+    if (rc)
+        fprintf(stderr, "clbench: could not write the table\n");
+    return rc || clb_finish_stdout() ? CLB_EXIT_FAILURE : CLB_EXIT_OK;
+}
+
+const struct clb_command clb_cmd_datasheet = {
+    .name = "datasheet",
+    .summary = "The vendors' published figures (memory, bandwidth, vector and matrix peaks) "
+               "that measured figures are held against, each with its source.",
+    .usage = "[NAME]",
+    .options = datasheet_options,
+    .config_size = sizeof(struct datasheet_config),
+    .max_operands = 1,
+    .run = datasheet_run,
+};

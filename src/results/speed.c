@@ -1,0 +1,67 @@
+#include "clbench/results/speed.h"
+
+#include <string.h>
+
+/* One device: its name and id, and in a fleet file the same rank's ("0:0" on every node). */
+static bool same_device(const struct clb_result_row *r, const struct clb_device_speed *s)
+{
+    return !strcmp(r->device, s->device) && !strcmp(r->device_id, s->device_id) &&
+           r->rank == s->rank;
+}
+
+/* The entry of r's device, added when new; NULL when out of room. */
+static struct clb_device_speed *entry(const struct clb_result_row *r,
+                                      struct clb_device_speed *out, size_t *n, size_t cap)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (same_device(r, &out[i]))
+            return &out[i];
+    if (*n == cap)
+        return NULL;
+    out[*n] = (struct clb_device_speed){ .device = r->device, .device_id = r->device_id,
+                                         .host = r->host, .rank = r->rank };
+    return &out[(*n)++];
+}
+
+static bool prefill_row(const struct clb_result_row *r)
+{
+    return r->role && r->phase && !strcmp(r->phase, "prefill") && r->has_value &&
+           r->median_s > 0 && !strcmp(r->benchmark, "gemm");
+}
+
+size_t clb_result_speeds(const struct clb_result_file *f, struct clb_device_speed *out,
+                         size_t cap)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct clb_result_row *r = &f->rows[i];
+        struct clb_device_speed *s;
+        if (!strcmp(r->benchmark, "bandwidth") && !strcmp(r->case_, "triad") && r->has_value &&
+            (s = entry(r, out, &n, cap)))
+            s->bandwidth_gbps = r->value;
+        if (!prefill_row(r) || !(s = entry(r, out, &n, cap)))
+            continue;
+        /* This backend's layer on this device: its rows' time and work together. */
+        double flops = 0, seconds = 0;
+        unsigned roles = 0;
+        for (size_t j = 0; j < f->n_rows; j++) {
+            const struct clb_result_row *q = &f->rows[j];
+            if (prefill_row(q) && same_device(q, s) && !strcmp(q->backend, r->backend) &&
+                !strcmp(q->precision ? q->precision : "", r->precision ? r->precision : "")) {
+                flops += q->per_layer * 2.0 * (double)q->m * (double)q->n * (double)q->k;
+                seconds += q->per_layer * q->median_s;
+                roles++;
+            }
+        }
+        const double gflops = flops / seconds * 1e-9;
+        /* A whole layer beats part of one; then the faster backend. */
+        if (roles > s->prefill_roles || (roles == s->prefill_roles && gflops > s->prefill_gflops)) {
+            s->backend = r->backend;
+            s->precision = r->precision;
+            s->prefill_gflops = gflops;
+            s->prefill_roles = roles;
+        }
+    }
+    return n;
+}
