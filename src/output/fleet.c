@@ -160,7 +160,8 @@ static int write_table(FILE *out, const struct clb_result_file *f)
     fputs("\n\n", out);
     if (rows_table(out, f))
         return -1;
-    fputs("\nThe fleet (figures measured by several ranks at once, after a barrier):\n", out);
+    fputs("\nThe fleet (each figure measured by every rank in the same step, after a barrier):\n",
+          out);
     if (figures_table(out, f))
         return -1;
     fprintf(out, "\n%" JSON_INTEGER_FORMAT " straggler%s: ", stragglers,
