@@ -10,14 +10,6 @@
 #include "clbench/results/fleet.h"
 #include "clbench/util/units.h"
 
-static void value_str(const char *metric, double v, char *buf, size_t len)
-{
-    if (!strcmp(metric, "gflops"))
-        clb_format_flops(v, buf, len);
-    else
-        snprintf(buf, len, "%.4g %s", v, clb_metric_unit(metric));
-}
-
 static void figure_name(const struct clb_result_row *r, char *buf, size_t len)
 {
     /* Ranks with several devices: each of their devices is a step of its own. */
@@ -65,7 +57,7 @@ static int rows_table(FILE *out, const struct clb_result_file *f)
             done[j] = true;
             snprintf(rank, sizeof(rank), "%d", r->rank);
             if (r->has_value)
-                value_str(r->metric, r->value, value, sizeof(value));
+                clb_format_metric(r->metric, r->value, value, sizeof(value));
             else
                 snprintf(value, sizeof(value), "-");
             if (r->has_value && r->fleet_median > 0)
@@ -113,7 +105,7 @@ static int figures_table(FILE *out, const struct clb_result_file *f)
         snprintf(n, sizeof(n), "%" JSON_INTEGER_FORMAT, ranks);
         static const char *const keys[] = { "sum", "min", "median", "max" };
         for (size_t q = 0; q < 4; q++)
-            value_str(metric, num(fig, keys[q]), v[q], sizeof(v[q]));
+            clb_format_metric(metric, num(fig, keys[q]), v[q], sizeof(v[q]));
         /* A sum of latencies is no figure. */
         if (clb_metric_lower_is_better(metric))
             snprintf(v[0], sizeof(v[0]), "-");

@@ -6,16 +6,6 @@
 #include "clbench/output/table.h"
 #include "clbench/util/units.h"
 
-static void figure(const char *metric, double v, char *buf, size_t len)
-{
-    if (!strcmp(metric, "gflops"))
-        clb_format_flops(v, buf, len);
-    else if (!strcmp(metric, "us"))
-        snprintf(buf, len, "%.1f us", v);
-    else
-        snprintf(buf, len, "%.4g %s", v, clb_metric_unit(metric));
-}
-
 static bool shown(const struct clb_micro_row *row, bool verbose)
 {
     return verbose || strcmp(row->benchmark, "peak") || row->headline;
@@ -34,7 +24,7 @@ static void datasheet_notes(FILE *out, const struct clb_micro_results *res, bool
         if (seen)
             continue;
         char v[48];
-        figure(r->metric, r->datasheet.value, v, sizeof(v));
+        clb_format_metric(r->metric, r->datasheet.value, v, sizeof(v));
         clb_datasheet_note(out, &r->datasheet, v);
     }
 }
@@ -66,8 +56,8 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
         }
         /* A figure from a wrong result means nothing. */
         if (row->n_times && row->status == CLB_ROW_OK) {
-            figure(row->metric, row->value, fig, sizeof(fig));
-            figure(row->metric, row->best, best, sizeof(best));
+            clb_format_metric(row->metric, row->value, fig, sizeof(fig));
+            clb_format_metric(row->metric, row->best, best, sizeof(best));
         } else if (row->n_times && row->status == CLB_ROW_FAILED) {
             snprintf(fig, sizeof(fig), "unverified");
         }

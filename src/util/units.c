@@ -58,3 +58,13 @@ bool clb_metric_lower_is_better(const char *metric)
 {
     return strcmp(metric, "us") == 0;
 }
+
+void clb_format_metric(const char *metric, double v, char *buf, size_t len)
+{
+    if (!strcmp(metric, "gflops"))
+        clb_format_flops(v, buf, len);
+    else if (!strcmp(metric, "us"))
+        snprintf(buf, len, "%.1f us", v);
+    else
+        snprintf(buf, len, "%.4g %s", v, clb_metric_unit(metric));
+}

@@ -16,6 +16,11 @@ void clb_format_seconds(double seconds, char *buf, size_t len);
 
 /* The unit of a result's headline metric for people: "gflops" -> "GFLOP/s". */
 const char *clb_metric_unit(const char *metric);
+/*
+ * A result's headline figure in its metric for people: "812.3 GFLOP/s",
+ * "12.5 us" (latency), "19.62 GB/s".
+ */
+void clb_format_metric(const char *metric, double v, char *buf, size_t len);
 /* Whether a smaller figure is better ("us": latency). */
 bool clb_metric_lower_is_better(const char *metric);
 
