@@ -9,7 +9,10 @@
 #include "clbench/bench/micro.h"
 #include "clbench/cl/icd.h"
 #include "clbench/datasheet/datasheet.h"
+#include "clbench/fit/fit.h"
 #include "clbench/mpi/mpi.h"
+#include "clbench/output/fit.h"
+#include "clbench/results/speed.h"
 #include "clbench/util/file.h"
 
 #include "clbench/cl/select.h"
@@ -101,6 +104,29 @@ void clb_datasheet_attach_gemm(struct clb_gemm_results *res)
         if (clb_ds_vector_figure(clb_precision_name(row->precision), &f))
             row->datasheet = datasheet_ref(row->device, f);
     }
+}
+
+long clb_file_speed_estimates(const struct clb_result_file *f, const struct clb_fit_request *req,
+                              const struct clb_fit_estimate *memory, double train_tokens,
+                              struct clb_fit_speed **out)
+{
+    *out = NULL;
+    struct clb_device_speed *measured = calloc(f->n_rows + 1, sizeof(*measured));
+    if (!measured)
+        return -1;
+    const size_t n = clb_result_speeds(f, measured, f->n_rows);
+    if (n && !(*out = calloc(n, sizeof(**out)))) {
+        free(measured);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct clb_speed_inputs in = { measured[i].prefill_gflops,
+                                             measured[i].bandwidth_gbps, train_tokens };
+        (*out)[i].measured = measured[i];
+        clb_speed_estimate(req, memory, &in, &(*out)[i].estimate);
+    }
+    free(measured);
+    return (long)n;
 }
 
 void clb_report_error(const struct clb_error *e)

@@ -53,6 +53,21 @@ void clb_datasheet_attach(struct clb_micro_results *res);
 /* The same for GEMM rows on a device: the vector peak of their precision (OpenCL's reach). */
 void clb_datasheet_attach_gemm(struct clb_gemm_results *res);
 
+/*
+ * The speed estimates of req's model (memory: its clb_fit_estimate) from the
+ * figures measured in f (clb_result_speeds: prefill GEMM rate, triad
+ * bandwidth), with the training time on train_tokens (0: none). *out is new,
+ * one entry per device that has either figure (free() it; NULL when none),
+ * borrowing strings from f. Returns how many, or -1 when out of memory.
+ */
+struct clb_result_file;
+struct clb_fit_request;
+struct clb_fit_estimate;
+struct clb_fit_speed;
+long clb_file_speed_estimates(const struct clb_result_file *f, const struct clb_fit_request *req,
+                              const struct clb_fit_estimate *memory, double train_tokens,
+                              struct clb_fit_speed **out);
+
 /* Prints "clbench: MSG" to stderr. */
 void clb_report_error(const struct clb_error *e);
 

@@ -66,16 +66,15 @@ static int load_speeds(const struct fit_config *cfg, struct clb_fit_report *rep,
         fprintf(stderr, "clbench fit: option --from: %s\n", e.msg);
         return CLB_EXIT_USAGE;
     }
-    struct clb_device_speed *measured = calloc((*file)->n_rows + 1, sizeof(*measured));
-    if (!measured) {
+    json_t *shapes = json_object_get(json_object_get((*file)->root, "options"), "shapes");
+    rep->measured_shapes = json_is_string(shapes) ? json_string_value(shapes) : NULL;
+    const long n = clb_file_speed_estimates(*file, rep->request, &rep->estimate,
+                                            (double)cfg->train_tokens, speeds);
+    if (n < 0) {
         fprintf(stderr, "clbench: out of host memory\n");
         return CLB_EXIT_FAILURE;
     }
-    json_t *shapes = json_object_get(json_object_get((*file)->root, "options"), "shapes");
-    rep->measured_shapes = json_is_string(shapes) ? json_string_value(shapes) : NULL;
-    size_t n = clb_result_speeds(*file, measured, (*file)->n_rows);
     if (!n) {
-        free(measured);
         fprintf(stderr, "clbench fit: option --from: %s has no GEMM rows of --shapes at prefill "
                         "and no bandwidth: measure with 'clbench run --shapes MODEL -o FILE'\n",
                 cfg->from);
@@ -84,23 +83,10 @@ static int load_speeds(const struct fit_config *cfg, struct clb_fit_report *rep,
     if (rep->preset && rep->measured_shapes && strcmp(rep->measured_shapes, rep->preset->name))
         fprintf(stderr, "clbench: note: %s measured %s's shapes, not %s's: the prefill rate "
                         "is theirs\n", cfg->from, rep->measured_shapes, rep->preset->name);
-    if (!(*speeds = calloc(n, sizeof(**speeds)))) {
-        free(measured);
-        fprintf(stderr, "clbench: out of host memory\n");
-        return CLB_EXIT_FAILURE;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const struct clb_speed_inputs in = { measured[i].prefill_gflops,
-                                             measured[i].bandwidth_gbps,
-                                             (double)cfg->train_tokens };
-        (*speeds)[i].measured = measured[i];
-        clb_speed_estimate(rep->request, &rep->estimate, &in, &(*speeds)[i].estimate);
-    }
-    free(measured);
     rep->from = cfg->from;
     rep->train_tokens = (double)cfg->train_tokens;
     rep->speeds = *speeds;
-    rep->n_speeds = n;
+    rep->n_speeds = (size_t)n;
     return CLB_EXIT_OK;
 }
 
