@@ -130,10 +130,9 @@ struct team {
 struct worker {
     pthread_t tid;
     struct team *team;
-    const struct clb_host_peak_variant *v;
-    void *x;
-    const void *aq;
-    uint64_t rounds;
+    void (*fn)(void *ctx, unsigned thread);
+    void *ctx;
+    unsigned index;
     double start_s, end_s;
 };
 
@@ -151,21 +150,19 @@ static void *work(void *arg)
     /* The workers read the clock, not the caller: with every CPU busy, the
      * caller may be scheduled long after the kernels have started. */
     w->start_s = clb_now_s();
-    w->v->kernel(w->x, w->aq, w->rounds);
+    w->fn(w->ctx, w->index);
     w->end_s = clb_now_s();
     return NULL;
 }
 
-int clb_host_peak_call(const struct clb_host_peak_variant *v, unsigned threads, uint64_t rounds,
-                       void *values, double *seconds, char *why, size_t why_len)
+/*
+ * fn(ctx, t) on threads t = 0 .. threads - 1, released together; *seconds
+ * runs from the first one's start to the last one's end. -1 with why filled
+ * when a thread could not be created.
+ */
+static int team_call(unsigned threads, void (*fn)(void *ctx, unsigned thread), void *ctx,
+                     double *seconds, char *why, size_t why_len)
 {
-    const bool fp64 = is_fp64(v->precision);
-    const size_t per_thread = (size_t)v->acc * v->lanes;
-    const size_t n = (size_t)threads * per_thread;
-    union {
-        float f[2];
-        double d[2];
-    } aq;
     struct team team = { .abort = false };
     struct worker *workers = NULL;
     unsigned created = 0;
@@ -174,27 +171,6 @@ int clb_host_peak_call(const struct clb_host_peak_variant *v, unsigned threads, 
     if (threads == 0) {
         snprintf(why, why_len, "no threads");
         return -1;
-    }
-    if (rounds > clb_host_peak_max_rounds(v->precision) ||
-        n > clb_host_peak_max_lanes(v->precision)) {
-        snprintf(why, why_len, "%u threads x %zu lanes x %llu rounds exceed the exactness bound",
-                 threads, per_thread, (unsigned long long)rounds);
-        return -1;
-    }
-    const double q = clb_host_peak_expected(v->precision, 1, 0);
-    if (fp64) {
-        aq.d[0] = coef_a;
-        aq.d[1] = q;
-    } else {
-        aq.f[0] = (float)coef_a;
-        aq.f[1] = (float)q;
-    }
-    for (size_t i = 0; i < n; i++) {
-        double start = clb_host_peak_expected(v->precision, i, 0);
-        if (fp64)
-            ((double *)values)[i] = start;
-        else
-            ((float *)values)[i] = (float)start;
     }
     if (!(workers = calloc(threads, sizeof(*workers)))) {
         snprintf(why, why_len, "out of host memory");
@@ -211,9 +187,7 @@ int clb_host_peak_call(const struct clb_host_peak_variant *v, unsigned threads, 
     pthread_mutex_lock(&team.gate);
     for (; created < threads; created++) {
         struct worker *w = &workers[created];
-        *w = (struct worker){ .team = &team, .v = v, .rounds = rounds, .aq = &aq,
-                              .x = (char *)values + created * per_thread *
-                                                        (fp64 ? sizeof(double) : sizeof(float)) };
+        *w = (struct worker){ .team = &team, .fn = fn, .ctx = ctx, .index = created };
         if ((err = pthread_create(&w->tid, NULL, work, w))) {
             snprintf(why, why_len, "pthread_create (thread %u of %u): %s", created + 1, threads,
                      strerror(err));
@@ -239,6 +213,141 @@ error_start:
 error_mutex:
     free(workers);
     return rc;
+}
+
+struct peak_call {
+    const struct clb_host_peak_variant *v;
+    char *values;        /* every thread's lanes, thread-major */
+    size_t thread_bytes; /* one thread's share of values */
+    const void *aq;
+    uint64_t rounds;
+};
+
+static void peak_thread(void *ctx, unsigned thread)
+{
+    const struct peak_call *c = ctx;
+
+    c->v->kernel(c->values + thread * c->thread_bytes, c->aq, c->rounds);
+}
+
+int clb_host_peak_call(const struct clb_host_peak_variant *v, unsigned threads, uint64_t rounds,
+                       void *values, double *seconds, char *why, size_t why_len)
+{
+    const bool fp64 = is_fp64(v->precision);
+    const size_t per_thread = (size_t)v->acc * v->lanes;
+    const size_t n = (size_t)threads * per_thread;
+    union {
+        float f[2];
+        double d[2];
+    } aq;
+
+    if (rounds > clb_host_peak_max_rounds(v->precision) ||
+        n > clb_host_peak_max_lanes(v->precision)) {
+        snprintf(why, why_len, "%u threads x %zu lanes x %llu rounds exceed the exactness bound",
+                 threads, per_thread, (unsigned long long)rounds);
+        return -1;
+    }
+    const double q = clb_host_peak_expected(v->precision, 1, 0);
+    if (fp64) {
+        aq.d[0] = coef_a;
+        aq.d[1] = q;
+    } else {
+        aq.f[0] = (float)coef_a;
+        aq.f[1] = (float)q;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double start = clb_host_peak_expected(v->precision, i, 0);
+        if (fp64)
+            ((double *)values)[i] = start;
+        else
+            ((float *)values)[i] = (float)start;
+    }
+    struct peak_call call = { v, values, per_thread * (fp64 ? sizeof(double) : sizeof(float)),
+                              &aq, rounds };
+    return team_call(threads, peak_thread, &call, seconds, why, why_len);
+}
+
+struct clock_call {
+    uint64_t iterations;
+    unsigned windows;
+    double *best_ghz;  /* one per thread: its fastest window */
+    bool *wrong;       /* one per thread: a chain's sum was off */
+};
+
+/* A thread's windows, each timed by itself: the fastest is the least disturbed. */
+static void clock_thread(void *ctx, unsigned thread)
+{
+#if CLB_HP_HAS_ADD_CHAIN
+    struct clock_call *c = ctx;
+
+    for (unsigned w = 0; w < c->windows; w++) {
+        const double start = clb_now_s();
+        const uint64_t sum = clb_hp_add_chain(thread, c->iterations);
+        const double seconds = clb_now_s() - start;
+        c->wrong[thread] |= sum != thread + CLB_HP_ADDS_PER_ITERATION * c->iterations;
+        if (seconds > 0)
+            c->best_ghz[thread] = fmax(c->best_ghz[thread], CLB_HP_ADDS_PER_ITERATION *
+                                                                (double)c->iterations /
+                                                                seconds * 1e-9);
+    }
+#else
+    (void)ctx;
+    (void)thread;
+#endif
+}
+
+/* One call of c->windows windows on `threads` threads: the slowest thread's best, GHz;
+ * 0 with why filled. */
+static double clock_once(struct clock_call *c, unsigned threads, char *why, size_t why_len)
+{
+    double seconds, ghz = 0;
+
+    memset(c->best_ghz, 0, threads * sizeof(*c->best_ghz));
+    memset(c->wrong, 0, threads * sizeof(*c->wrong));
+    if (team_call(threads, clock_thread, c, &seconds, why, why_len))
+        return 0;
+    for (unsigned t = 0; t < threads; t++) {
+        if (c->wrong[t]) {
+            snprintf(why, why_len, "thread %u's add chain did not sum to %llu", t,
+                     (unsigned long long)(t + CLB_HP_ADDS_PER_ITERATION * c->iterations));
+            return 0;
+        }
+        ghz = t ? fmin(ghz, c->best_ghz[t]) : c->best_ghz[t];
+    }
+    return ghz;
+}
+
+double clb_host_clock_ghz(unsigned threads, unsigned windows, double window_s, char *why,
+                          size_t why_len)
+{
+    if (!CLB_HP_HAS_ADD_CHAIN) {
+        snprintf(why, why_len, "no add-chain clock on this architecture");
+        return 0;
+    }
+    struct clock_call c = { .iterations = 1 << 10, .windows = 1,
+                            .best_ghz = calloc(threads ? threads : 1, sizeof(double)),
+                            .wrong = calloc(threads ? threads : 1, sizeof(bool)) };
+    double ghz = 0;
+    if (!c.best_ghz || !c.wrong) {
+        snprintf(why, why_len, "out of host memory");
+        goto done;
+    }
+    /* Grow one window to about window_s, then time `windows` of them on every thread. */
+    for (;;) {
+        if ((ghz = clock_once(&c, threads, why, why_len)) <= 0)
+            goto done;
+        const double seconds = CLB_HP_ADDS_PER_ITERATION * (double)c.iterations / (ghz * 1e9);
+        if (seconds >= window_s || c.iterations >= (UINT64_C(1) << 40))
+            break;
+        c.iterations = (uint64_t)((double)c.iterations *
+                                  fmin(64.0, ceil(window_s / seconds * 1.2)));
+    }
+    c.windows = windows ? windows : 1;
+    ghz = clock_once(&c, threads, why, why_len);
+done:
+    free(c.best_ghz);
+    free(c.wrong);
+    return ghz;
 }
 
 /* One variant on `threads` threads: size the call, time, verify. Faults land in row. */
@@ -324,6 +433,8 @@ int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_resu
     struct clb_cpu_isa isa;
     const unsigned cpus = clb_cpu_count_available();
 
+    size_t measured_from = 0; /* 1 + the first row added, 0: none */
+
     clb_cpu_isa_detect(&isa);
     for (size_t p = 0; p < sizeof(precisions) / sizeof(precisions[0]); p++) {
         struct clb_micro_row *best = NULL;
@@ -363,6 +474,16 @@ int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_resu
                 best = &out->rows[i];
         if (best || first < out->n_rows)
             (best ? best : &out->rows[first])->headline = true;
+        if (!measured_from)
+            measured_from = first + 1;
+    }
+    /* The clock the peak ran at, measured the same way right after it. */
+    if (measured_from && !clb_interrupted()) {
+        char why[160];
+        const double ghz = clb_host_clock_ghz(cpus, 50, 0.002, why, sizeof(why));
+        for (size_t i = measured_from - 1; i < out->n_rows; i++)
+            if (out->rows[i].status == CLB_ROW_OK)
+                out->rows[i].clock_ghz = ghz;
     }
     return 0;
 }

@@ -28,6 +28,33 @@ CLB_HP_KERNEL(, neon_fp32, CLB_HP_REP24, float32x4_t, float, 4, vdupq_n_f32, vld
 CLB_HP_KERNEL(, neon_fp64, CLB_HP_REP24, float64x2_t, double, 2, vdupq_n_f64, vld1q_f64,
               vst1q_f64, FMA_F64)
 
+uint64_t clb_hp_add_chain(uint64_t x, uint64_t iterations)
+{
+    __asm__ volatile("1:\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "add %0, %0, #1\n\t"
+                     "subs %1, %1, #1\n\t"
+                     "b.ne 1b\n\t"
+                     : "+r"(x), "+r"(iterations)
+                     :
+                     : "cc");
+    return x;
+}
+
 static bool has_neon(const struct clb_cpu_isa *isa)
 {
     return isa->neon;

@@ -9,6 +9,21 @@
 
 #include "clbench/bench/hostpeak.h"
 
+/*
+ * The clock's yardstick (hostpeak_x86.c, hostpeak_arm.c): returns x + 16 x
+ * iterations (iterations >= 1), adding 1 at a time in one register, so each
+ * add waits for the one before: one add a cycle on every x86-64 and AArch64
+ * core. Written in assembly so no optimisation level folds or spills it.
+ * CLB_HP_HAS_ADD_CHAIN is 0 on architectures without it.
+ */
+#if defined(__x86_64__) || defined(__aarch64__)
+#define CLB_HP_HAS_ADD_CHAIN 1
+uint64_t clb_hp_add_chain(uint64_t x, uint64_t iterations);
+#else
+#define CLB_HP_HAS_ADD_CHAIN 0
+#endif
+enum { CLB_HP_ADDS_PER_ITERATION = 16 };
+
 #define CLB_HP_REP12(X, ...)                                                                      \
     X(0, __VA_ARGS__) X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(3, __VA_ARGS__) X(4, __VA_ARGS__)   \
     X(5, __VA_ARGS__) X(6, __VA_ARGS__) X(7, __VA_ARGS__) X(8, __VA_ARGS__) X(9, __VA_ARGS__)   \

@@ -37,6 +37,33 @@ CLB_HP_KERNEL(, sse2_fp32, CLB_HP_REP12, __m128, float, 4, _mm_set1_ps, _mm_load
 CLB_HP_KERNEL(, sse2_fp64, CLB_HP_REP12, __m128d, double, 2, _mm_set1_pd, _mm_loadu_pd,
               _mm_storeu_pd, MULADD128_PD)
 
+uint64_t clb_hp_add_chain(uint64_t x, uint64_t iterations)
+{
+    __asm__ volatile("1:\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "add $1, %0\n\t"
+        "dec %1\n\t"
+        "jnz 1b\n\t"
+                     : "+r"(x), "+r"(iterations)
+                     :
+                     : "cc");
+    return x;
+}
+
 static bool has_avx512f(const struct clb_cpu_isa *isa)
 {
     return isa->avx512f;

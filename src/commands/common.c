@@ -1,6 +1,7 @@
 #include "common.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "clbench/bench/micro.h"
 #include "clbench/cl/icd.h"
 #include "clbench/datasheet/datasheet.h"
+#include "clbench/util/cpu.h"
 #include "clbench/fit/fit.h"
 #include "clbench/mpi/mpi.h"
 #include "clbench/output/fit.h"
@@ -78,9 +80,82 @@ static struct clb_datasheet_ref datasheet_ref(const struct clb_device *dev, enum
         /* One die or partition of a package is held against its share. */
         const unsigned parts =
             clb_datasheet_parts(r, clb_device_u64(dev, CLB_PROP_GLOBAL_MEM_BYTES));
-        ref = (struct clb_datasheet_ref){ r->fig[f].value / parts, r->name,
-                                          clb_ds_figure_key(f), r->fig[f].source, parts };
+        ref = (struct clb_datasheet_ref){ .value = r->fig[f].value / parts,
+                                          .name = r->name,
+                                          .figure = clb_ds_figure_key(f),
+                                          .source = r->fig[f].source,
+                                          .parts = parts };
     }
+    return ref;
+}
+
+const struct clb_ds_core *clb_host_core(void)
+{
+    struct clb_error e;
+    const struct clb_datasheet *d = clb_datasheet_builtin(&e);
+    struct clb_cpu_id id;
+
+    clb_cpu_id_detect(&id);
+    return id.known ? clb_datasheet_match_core(d, id.vendor, id.family, id.model) : NULL;
+}
+
+/*
+ * The host CPU's peak in precision, derived from its core design's FMA
+ * units, its physical cores and the clock measured with the host peak in
+ * micro, times share (a device's part of the CPU); value 0 when any is
+ * unknown.
+ */
+static struct clb_datasheet_ref derived_ref(const struct clb_micro_results *micro,
+                                            const char *precision, double share)
+{
+    struct clb_datasheet_ref ref = { 0 };
+    const unsigned elem_bits = !strcmp(precision, "fp32") ? 32 : !strcmp(precision, "fp64") ? 64
+                                                                                             : 0;
+    double ghz = 0;
+    for (size_t i = 0; micro && i < micro->n_rows && !ghz; i++)
+        if (!micro->rows[i].device && !strcmp(micro->rows[i].benchmark, "peak"))
+            ghz = micro->rows[i].clock_ghz;
+    struct clb_cpu_isa isa;
+    clb_cpu_isa_detect(&isa);
+    const struct clb_ds_core *core = clb_host_core();
+    const double fpc =
+        clb_ds_core_flops_per_cycle(core, clb_cpu_level_fma_bits(clb_cpu_isa_level(&isa)),
+                                    elem_bits);
+    if (ghz <= 0 || fpc <= 0 || share <= 0)
+        return ref;
+    const double cores = clb_cpu_count_cores() * share;
+    ref = (struct clb_datasheet_ref){ .value = cores * fpc * ghz,
+                                      .name = core->name,
+                                      .figure = !strcmp(precision, "fp32") ? "fp32_vector"
+                                                                          : "fp64_vector",
+                                      .source = core->source,
+                                      .parts = 1,
+                                      .derived = true,
+                                      .cores = cores,
+                                      .flops_per_cycle = fpc,
+                                      .clock_ghz = ghz };
+    return ref;
+}
+
+/* The part of the host CPU an OpenCL CPU device runs on: its compute units of the CPUs here. */
+static double cpu_device_share(const struct clb_device *dev)
+{
+    const double units = (double)clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS);
+
+    return units > 0 ? fmin(1.0, units / clb_cpu_count_available()) : 1.0;
+}
+
+/* A device's datasheet figure f; for a CPU device no row names, its share of the host's
+ * derived peak. */
+static struct clb_datasheet_ref device_ref(const struct clb_micro_results *micro,
+                                           const struct clb_device *dev, enum clb_ds_figure f)
+{
+    struct clb_datasheet_ref ref = datasheet_ref(dev, f);
+
+    if (!ref.value && clb_device_is_cpu(dev) &&
+        (f == CLB_DS_FP32_VECTOR || f == CLB_DS_FP64_VECTOR))
+        ref = derived_ref(micro, f == CLB_DS_FP32_VECTOR ? "fp32" : "fp64",
+                          cpu_device_share(dev));
     return ref;
 }
 
@@ -91,18 +166,24 @@ void clb_datasheet_attach(struct clb_micro_results *res)
         enum clb_ds_figure f;
         if (!strcmp(row->benchmark, "bandwidth"))
             row->datasheet = datasheet_ref(row->device, CLB_DS_MEMORY);
+        else if (!strcmp(row->benchmark, "peak") && !row->device)
+            row->datasheet = derived_ref(res, row->precision, 1.0);
         else if (!strcmp(row->benchmark, "peak") && clb_ds_vector_figure(row->precision, &f))
-            row->datasheet = datasheet_ref(row->device, f);
+            row->datasheet = device_ref(res, row->device, f);
     }
 }
 
-void clb_datasheet_attach_gemm(struct clb_gemm_results *res)
+void clb_datasheet_attach_gemm(struct clb_gemm_results *res,
+                               const struct clb_micro_results *micro, double host_share)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
         struct clb_gemm_row *row = &res->rows[i];
+        const char *prec = clb_precision_name(row->precision);
         enum clb_ds_figure f;
-        if (clb_ds_vector_figure(clb_precision_name(row->precision), &f))
-            row->datasheet = datasheet_ref(row->device, f);
+        if (!row->device)
+            row->datasheet = derived_ref(micro, prec, host_share);
+        else if (clb_ds_vector_figure(prec, &f))
+            row->datasheet = device_ref(micro, row->device, f);
     }
 }
 

@@ -43,6 +43,11 @@ struct clb_run_record *clb_run_record_capture(const struct clb_gemm_backend *con
  * the built-in datasheet table: peak fp64/fp32/fp16 against the vector
  * (shader) peak, bandwidth against the memory bandwidth. Test hook:
  * CLBENCH_FAKE_DEVICE_NAME stands for every device's name in the lookup.
+ * The host's fp32/fp64 peak rows, and those of OpenCL CPU devices (their
+ * compute units' share of the host), are held against the host's derived
+ * peak instead: physical cores x the core design's FMA flops per cycle
+ * (the table's cpu_cores; test hook CLBENCH_FAKE_CPU_ID) x the clock
+ * measured with the host peak (its rows in res). No host peak, no derived.
  */
 struct clb_micro_results;
 struct clb_gemm_results;
@@ -50,8 +55,16 @@ struct clb_ds_row;
 /* dev's row of the built-in datasheet table (test hook: CLBENCH_FAKE_DEVICE_NAME), or NULL. */
 const struct clb_ds_row *clb_device_datasheet(const struct clb_device *dev);
 void clb_datasheet_attach(struct clb_micro_results *res);
-/* The same for GEMM rows on a device: the vector peak of their precision (OpenCL's reach). */
-void clb_datasheet_attach_gemm(struct clb_gemm_results *res);
+/* This host's CPU core design in the built-in table (test hook: CLBENCH_FAKE_CPU_ID), or NULL. */
+struct clb_ds_core;
+const struct clb_ds_core *clb_host_core(void);
+/*
+ * The same for GEMM rows on a device: the vector peak of their precision
+ * (OpenCL's reach); host rows against host_share of the derived peak, CPU
+ * devices' against their share, with micro's host peak clock (or none).
+ */
+void clb_datasheet_attach_gemm(struct clb_gemm_results *res,
+                               const struct clb_micro_results *micro, double host_share);
 
 /*
  * The speed estimates of req's model (memory: its clb_fit_estimate) from the

@@ -4,6 +4,7 @@
 
 #include "clbench/datasheet/datasheet.h"
 #include "clbench/output/table.h"
+#include "clbench/util/cpu.h"
 #include "common.h"
 
 struct datasheet_config {
@@ -64,6 +65,57 @@ static int write_list(FILE *out, const struct clb_datasheet *d, const char *quer
     return rc;
 }
 
+/* The CPU core designs a CPU's derived peak comes from, and which one this host is. */
+static int write_cores(FILE *out, const struct clb_datasheet *d)
+{
+    static const char *const head[] = { "CPU CORE", "VENDOR", "FAMILY", "MODELS", "FMA UNITS",
+                                        "FP32/CYCLE" };
+    struct clb_table *t = clb_table_create(head, 6);
+    int rc = t ? 0 : -1;
+
+    for (size_t i = 0; !rc && i < d->n_cores; i++) {
+        const struct clb_ds_core *c = &d->cores[i];
+        char fam[16], models[160] = "", units[32] = "per part", fpc[16] = "-";
+        size_t j, used = 0;
+        json_t *r;
+        snprintf(fam, sizeof(fam), "0x%x", c->family);
+        json_array_foreach(c->models, j, r) {
+            const json_int_t lo = json_integer_value(json_array_get(r, 0)),
+                             hi = json_integer_value(json_array_get(r, 1));
+            int w = lo == hi ? snprintf(models + used, sizeof(models) - used, "%s0x%llx",
+                                        j ? "," : "", (unsigned long long)lo)
+                             : snprintf(models + used, sizeof(models) - used, "%s0x%llx-0x%llx",
+                                        j ? "," : "", (unsigned long long)lo,
+                                        (unsigned long long)hi);
+            if (w > 0 && (size_t)w < sizeof(models) - used)
+                used += (size_t)w;
+        }
+        if (c->fma_units) {
+            snprintf(units, sizeof(units), "%u x %u-bit", c->fma_units, c->fma_bits);
+            snprintf(fpc, sizeof(fpc), "%.0f", clb_ds_core_flops_per_cycle(c, 512, 32));
+        }
+        const char *cells[] = { c->name, c->vendor, fam, models, units, fpc };
+        rc = clb_table_add(t, cells);
+    }
+    if (!rc)
+        clb_table_print(t, out);
+    clb_table_destroy(t);
+    struct clb_cpu_id id;
+    clb_cpu_id_detect(&id);
+    const struct clb_ds_core *mine =
+        id.known ? clb_datasheet_match_core(d, id.vendor, id.family, id.model) : NULL;
+    fprintf(out, "A CPU's peak is derived, not published: cores x FMA units x the vector width "
+                 "(the narrower of the units' and the instruction set's) / element bits x 2 x "
+                 "the clock clbench measures. FP32/CYCLE: per core, at the units' full width.");
+    if (id.known)
+        fprintf(out, " This host: %s family 0x%x model 0x%x, %s%s.\n", id.vendor, id.family,
+                id.model, mine ? mine->name : "no core design in the table",
+                mine && !mine->fma_units ? " (FMA units differ by part)" : "");
+    else
+        fputc('\n', out);
+    return rc;
+}
+
 /* One row in full: every figure with its note and source, in the vendors' units. */
 static void write_row(FILE *out, const struct clb_ds_row *r)
 {
@@ -114,6 +166,10 @@ static int datasheet_run(void *config, int n_operands, char **operands)
         json_t *root = json_pack("{s:O, s:O, s:o}", "schema", json_object_get(d->root, "schema"),
                                  "match_rule", json_object_get(d->root, "match_rule"),
                                  "accelerators", rows);
+        if (root && !query) {
+            json_object_set(root, "cpu_rule", json_object_get(d->root, "cpu_rule"));
+            json_object_set(root, "cpu_cores", json_object_get(d->root, "cpu_cores"));
+        }
         rc = root ? json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
         fputc('\n', stdout);
         json_decref(root);
@@ -125,6 +181,10 @@ static int datasheet_run(void *config, int n_operands, char **operands)
     } else {
         json_decref(rows);
         rc = write_list(stdout, d, NULL);
+        if (!rc && d->n_cores) {
+            fputc('\n', stdout);
+            rc = write_cores(stdout, d);
+        }
     }
     if (rc)
         fprintf(stderr, "clbench: could not write the table\n");

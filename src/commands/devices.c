@@ -62,6 +62,7 @@ static int devices_run(void *config, int n_operands, char **operands)
         .verbose = cfg->verbose,
         .record = record,
         .datasheet = datasheet,
+        .host_core = clb_host_core(),
     };
     if (!record || clb_devices_write(stdout, cfg->common.format, &report) != 0) {
         fprintf(stderr, "clbench: could not write the device list\n");

@@ -378,7 +378,6 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         clb_selection_close(&sel);
         return CLB_EXIT_FAILURE;
     }
-    clb_datasheet_attach_gemm(&res);
     meta.signal = clb_fleet_signal();
     meta.complete = !res.interrupted && !clb_interrupted() && !meta.signal;
     /* After the run: the libraries as they ran (OpenBLAS's threads are set by then). */
@@ -418,6 +417,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
             row->host_peak_gflops = clb_micro_peak(&micro, NULL, prec) *
                                     (row->device ? 1.0 : host_share);
     }
+    clb_datasheet_attach_gemm(&res, &micro, host_share);
     struct clb_gemm_report report = { .meta = &meta, .micro = &micro, .show_micro = show_devices,
                                       .results = &res, .options = &opt,
                                       .devices = sel.devices, .n_devices = sel.n_devices,

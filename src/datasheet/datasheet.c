@@ -193,6 +193,79 @@ static int read_row(struct clb_ds_row *r, json_t *row, size_t i, struct clb_erro
     return consistent(r, row, e);
 }
 
+static bool model_ranges(json_t *a)
+{
+    size_t i;
+    json_t *r;
+
+    if (!json_is_array(a) || !json_array_size(a))
+        return false;
+    json_array_foreach(a, i, r) {
+        json_t *lo = json_array_get(r, 0), *hi = json_array_get(r, 1);
+        if (json_array_size(r) != 2 || !json_is_integer(lo) || !json_is_integer(hi) ||
+            json_integer_value(lo) < 0 || json_integer_value(lo) > json_integer_value(hi) ||
+            json_integer_value(hi) > 0xfff)
+            return false;
+    }
+    return true;
+}
+
+static int read_core(struct clb_ds_core *c, json_t *o, size_t i, struct clb_error *e)
+{
+    json_t *family = json_object_get(o, "family"), *units = json_object_get(o, "fma_units"),
+           *bits = json_object_get(o, "fma_bits");
+
+    if (!json_is_object(o) || !(c->name = str(o, "name")) || !(c->vendor = str(o, "vendor")) ||
+        !json_is_integer(family) || json_integer_value(family) <= 0) {
+        clb_error_set(e, "cpu_cores[%zu] needs a name, a vendor and a family", i);
+        return -1;
+    }
+    c->family = (unsigned)json_integer_value(family);
+    c->models = json_object_get(o, "models");
+    if (!model_ranges(c->models)) {
+        clb_error_set(e, "%s: models must be a list of [first, last] model numbers", c->name);
+        return -1;
+    }
+    c->source = str(o, "source");
+    c->note = str(o, "note");
+    if (!units && !bits) {
+        if (c->note)
+            return 0;
+        clb_error_set(e, "%s: without fma_units, a note must say why", c->name);
+        return -1;
+    }
+    c->fma_units = json_is_integer(units) ? (unsigned)json_integer_value(units) : 0;
+    c->fma_bits = json_is_integer(bits) ? (unsigned)json_integer_value(bits) : 0;
+    if (c->fma_units < 1 || c->fma_units > 4 ||
+        (c->fma_bits != 128 && c->fma_bits != 256 && c->fma_bits != 512) || !c->source) {
+        clb_error_set(e, "%s: needs fma_units (1 to 4), fma_bits (128, 256 or 512) and a source",
+                      c->name);
+        return -1;
+    }
+    return 0;
+}
+
+static int read_cores(struct clb_datasheet *d, struct clb_error *e)
+{
+    json_t *cores = json_object_get(d->root, "cpu_cores");
+
+    if (!cores)
+        return 0;
+    if (!json_is_array(cores)) {
+        clb_error_set(e, "cpu_cores is not a list");
+        return -1;
+    }
+    d->n_cores = json_array_size(cores);
+    if (d->n_cores && !(d->cores = calloc(d->n_cores, sizeof(*d->cores)))) {
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
+    for (size_t i = 0; i < d->n_cores; i++)
+        if (read_core(&d->cores[i], json_array_get(cores, i), i, e))
+            return -1;
+    return 0;
+}
+
 struct clb_datasheet *clb_datasheet_parse(const char *text, size_t len, struct clb_error *e)
 {
     struct clb_datasheet *d = calloc(1, sizeof(*d));
@@ -222,6 +295,8 @@ struct clb_datasheet *clb_datasheet_parse(const char *text, size_t len, struct c
     for (size_t i = 0; i < d->n_rows; i++)
         if (read_row(&d->rows[i], json_array_get(rows, i), i, e))
             goto fail;
+    if (read_cores(d, e))
+        goto fail;
     return d;
 fail:
     clb_datasheet_destroy(d);
@@ -233,6 +308,7 @@ void clb_datasheet_destroy(struct clb_datasheet *d)
     if (!d)
         return;
     free(d->rows);
+    free(d->cores);
     json_decref(d->root);
     free(d);
 }
@@ -271,6 +347,33 @@ const struct clb_ds_row *clb_datasheet_match(const struct clb_datasheet *d, cons
             !(d->rows[i].exclude && any_in(d->rows[i].exclude, name, board)))
             return &d->rows[i];
     return NULL;
+}
+
+const struct clb_ds_core *clb_datasheet_match_core(const struct clb_datasheet *d,
+                                                   const char *vendor, unsigned family,
+                                                   unsigned model)
+{
+    for (size_t i = 0; d && vendor && i < d->n_cores; i++) {
+        const struct clb_ds_core *c = &d->cores[i];
+        size_t j;
+        json_t *r;
+        if (strcmp(c->vendor, vendor) || c->family != family)
+            continue;
+        json_array_foreach(c->models, j, r)
+            if ((json_int_t)model >= json_integer_value(json_array_get(r, 0)) &&
+                (json_int_t)model <= json_integer_value(json_array_get(r, 1)))
+                return c;
+    }
+    return NULL;
+}
+
+double clb_ds_core_flops_per_cycle(const struct clb_ds_core *c, unsigned isa_bits,
+                                   unsigned elem_bits)
+{
+    if (!c || !c->fma_units || !isa_bits || !elem_bits)
+        return 0;
+    const unsigned bits = c->fma_bits < isa_bits ? c->fma_bits : isa_bits;
+    return (double)c->fma_units * bits / elem_bits * 2.0;
 }
 
 unsigned clb_datasheet_parts(const struct clb_ds_row *r, uint64_t device_memory)

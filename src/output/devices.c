@@ -265,6 +265,14 @@ static int write_verbose(FILE *out, const struct clb_devices_report *r)
                                                       : ds->fig[shown[k]].value / 1e3,
                             shown[k] == CLB_DS_MEMORY ? "GB/s" : "TFLOPS");
             fprintf(out, " sources: clbench datasheet '%s'\n", ds->name);
+        } else if (r->host_core && clb_device_is_cpu(r->devices[i])) {
+            const struct clb_ds_core *c = r->host_core;
+            if (c->fma_units)
+                fprintf(out, "  %-34s%s: %u FMA units of %u bits a core; its peak is derived "
+                             "from the clock 'clbench peak' measures\n", "Datasheet", c->name,
+                        c->fma_units, c->fma_bits);
+            else
+                fprintf(out, "  %-34s%s: %s\n", "Datasheet", c->name, c->note);
         }
     }
     return 0;

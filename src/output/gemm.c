@@ -243,19 +243,26 @@ static void write_summary(FILE *out, const struct clb_gemm_report *r)
                     clb_device_str(dev_row->device, CLB_PROP_NAME),
                     100.0 * dev_row->gflops / dev_row->device_peak_gflops, peak);
         }
+        char what[200];
         if (dev_row && dev_row->datasheet.value > 0) {
             clb_format_flops(dev_row->datasheet.value, peak, sizeof(peak));
-            fprintf(out, "%s %s on %s reached %.1f%% of the datasheet's %s of %s (%s)\n",
-                    dev_row->backend_name, clb_precision_name(p),
-                    clb_device_str(dev_row->device, CLB_PROP_NAME),
-                    100.0 * dev_row->gflops / dev_row->datasheet.value, dev_row->datasheet.figure,
-                    dev_row->datasheet.name, peak);
+            clb_datasheet_what(&dev_row->datasheet, what, sizeof(what));
+            fprintf(out, "%s %s on %s reached %.1f%% of %s (%s)\n", dev_row->backend_name,
+                    clb_precision_name(p), clb_device_str(dev_row->device, CLB_PROP_NAME),
+                    100.0 * dev_row->gflops / dev_row->datasheet.value, what, peak);
         }
         if (base && base->host_peak_gflops > 0) {
             clb_format_flops(base->host_peak_gflops, peak, sizeof(peak));
             fprintf(out, "%s %s reached %.0f%% of the host CPU's own FMA peak (%s)\n",
                     base->backend_name, clb_precision_name(p),
                     100.0 * base->gflops / base->host_peak_gflops, peak);
+        }
+        if (base && base->datasheet.value > 0) {
+            clb_format_flops(base->datasheet.value, peak, sizeof(peak));
+            clb_datasheet_what(&base->datasheet, what, sizeof(what));
+            fprintf(out, "%s %s reached %.1f%% of %s (%s)\n", base->backend_name,
+                    clb_precision_name(p), 100.0 * base->gflops / base->datasheet.value, what,
+                    peak);
         }
     }
 }

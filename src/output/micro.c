@@ -20,7 +20,8 @@ static void datasheet_notes(FILE *out, const struct clb_micro_results *res, bool
         for (size_t j = 0; j < i && !seen; j++)
             seen = res->rows[j].datasheet.value && shown(&res->rows[j], verbose) &&
                    res->rows[j].datasheet.figure == r->datasheet.figure &&
-                   res->rows[j].datasheet.name == r->datasheet.name;
+                   res->rows[j].datasheet.name == r->datasheet.name &&
+                   res->rows[j].datasheet.value == r->datasheet.value;
         if (seen)
             continue;
         char v[48];

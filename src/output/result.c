@@ -104,12 +104,31 @@ json_t *clb_datasheet_ref_json(const struct clb_datasheet_ref *d, double measure
                           d->source);
     if (o && verified)
         json_object_set_new(o, "percent", json_real(100.0 * measured / d->value));
+    if (o && d->derived) {
+        json_object_set_new(o, "derived", json_true());
+        json_object_set_new(o, "cores", json_real(d->cores));
+        json_object_set_new(o, "flops_per_cycle", json_real(d->flops_per_cycle));
+        json_object_set_new(o, "clock_ghz", json_real(d->clock_ghz));
+    }
     return o;
+}
+
+void clb_datasheet_what(const struct clb_datasheet_ref *d, char *buf, size_t len)
+{
+    if (d->derived)
+        snprintf(buf, len, "the %.4s peak derived for %s: %.4g cores x %.4g flops/cycle x %.3g GHz "
+                           "(measured)", d->figure, d->name, d->cores, d->flops_per_cycle,
+                 d->clock_ghz);
+    else
+        snprintf(buf, len, "the datasheet's %s of %s", d->figure, d->name);
 }
 
 void clb_datasheet_note(FILE *out, const struct clb_datasheet_ref *d, const char *value)
 {
-    fprintf(out, "%% DATASHEET: of %s's %s, %s", d->name, d->figure, value);
+    char what[200];
+
+    clb_datasheet_what(d, what, sizeof(what));
+    fprintf(out, "%% DATASHEET: of %s, %s", what, value);
     if (d->parts > 1)
         fprintf(out, " (this device is 1 of the %u OpenCL devices the package shows as: "
                      "1/%u of its figure)", d->parts, d->parts);

@@ -11,6 +11,9 @@
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 #endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 static const char *const level_names[] = {
     [CLB_CPU_SCALAR] = "scalar",
@@ -123,18 +126,6 @@ void clb_cpu_isa_detect(struct clb_cpu_isa *isa)
         lower_to(isa, max);
 }
 
-unsigned clb_cpu_count_available(void)
-{
-#if defined(__linux__)
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-        return (unsigned)CPU_COUNT(&set);
-#endif
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
-}
-
 /* One line of a sysfs file into buf; false when it cannot be read. */
 static bool read_line(const char *path, char *buf, size_t len)
 {
@@ -147,6 +138,121 @@ static bool read_line(const char *path, char *buf, size_t len)
         buf[strcspn(buf, "\n")] = '\0';
     return ok;
 }
+
+static bool fake_cpu_id(struct clb_cpu_id *id)
+{
+    const char *fake = getenv("CLBENCH_FAKE_CPU_ID");
+    char vendor[16];
+    unsigned long family, model;
+    char *end;
+
+    if (!fake || !*fake)
+        return false;
+    const char *colon = strchr(fake, ':');
+    if (!colon || (size_t)(colon - fake) >= sizeof(vendor))
+        return false;
+    memcpy(vendor, fake, (size_t)(colon - fake));
+    vendor[colon - fake] = '\0';
+    family = strtoul(colon + 1, &end, 0);
+    if (*end != ':')
+        return false;
+    model = strtoul(end + 1, &end, 0);
+    if (*end || family > 0xfff || model > 0xfff)
+        return false;
+    *id = (struct clb_cpu_id){ .known = true, .family = (unsigned)family,
+                               .model = (unsigned)model };
+    memcpy(id->vendor, vendor, sizeof(vendor));
+    return true;
+}
+
+void clb_cpu_id_detect(struct clb_cpu_id *id)
+{
+    memset(id, 0, sizeof(*id));
+    if (fake_cpu_id(id))
+        return;
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return;
+    /* The vendor string is EBX, EDX, ECX in that order. */
+    memcpy(id->vendor, &b, 4);
+    memcpy(id->vendor + 4, &d, 4);
+    memcpy(id->vendor + 8, &c, 4);
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return;
+    const unsigned base_family = (a >> 8) & 0xf, base_model = (a >> 4) & 0xf;
+    id->family = base_family == 0xf ? base_family + ((a >> 20) & 0xff) : base_family;
+    id->model = base_family == 0x6 || base_family == 0xf ? ((a >> 12) & 0xf0) | base_model
+                                                          : base_model;
+    id->known = true;
+#endif
+}
+
+unsigned clb_cpu_level_fma_bits(enum clb_cpu_level level)
+{
+    switch (level) {
+    case CLB_CPU_AVX512:
+    case CLB_CPU_AVX512_BF16:
+        return 512;
+    case CLB_CPU_AVX2_FMA:
+        return 256;
+    case CLB_CPU_NEON:
+    case CLB_CPU_SVE:
+        return 128;
+    default:
+        return 0;
+    }
+}
+
+unsigned clb_cpu_count_cores(void)
+{
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return clb_cpu_count_available();
+    /* (package, core) of each CPU seen so far; a CPU whose pair is known is a sibling. */
+    unsigned long seen[CPU_SETSIZE][2];
+    unsigned cores = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        char path[96], pkg[32], core[32];
+        if (!CPU_ISSET(cpu, &set))
+            continue;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+                 cpu);
+        if (!read_line(path, pkg, sizeof(pkg)))
+            return clb_cpu_count_available();
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+        if (!read_line(path, core, sizeof(core)))
+            return clb_cpu_count_available();
+        const unsigned long p = strtoul(pkg, NULL, 10), k = strtoul(core, NULL, 10);
+        bool sibling = false;
+        for (unsigned i = 0; i < cores && !sibling; i++)
+            sibling = seen[i][0] == p && seen[i][1] == k;
+        if (!sibling) {
+            seen[cores][0] = p;
+            seen[cores][1] = k;
+            cores++;
+        }
+    }
+    if (cores)
+        return cores;
+#endif
+    return clb_cpu_count_available();
+}
+
+unsigned clb_cpu_count_available(void)
+{
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
 
 static unsigned long read_cache_bytes(unsigned level)
 {

@@ -3,6 +3,9 @@
  * parses and holds the accelerators the issue names, every figure with a
  * source and in its unit; device names as drivers report them find their row
  * and only theirs; a broken table is refused with the row and the reason.
+ * The CPU core designs: each CPUID family/model finds its design, and the
+ * flops per cycle derived from its FMA units and the instruction set are
+ * the hand-worked ones.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -155,12 +158,103 @@ static void refused(void **state)
     assert_null(clb_datasheet_parse("[", 1, &e));
 }
 
+static void cpu_cores(void **state)
+{
+    const struct clb_datasheet *d = table();
+    (void)state;
+    /* Every design: a vendor, model ranges, and FMA units with a source, or a note why not. */
+    assert_true(d->n_cores >= 6);
+    for (size_t i = 0; i < d->n_cores; i++) {
+        const struct clb_ds_core *c = &d->cores[i];
+        assert_true(json_array_size(c->models) > 0);
+        if (c->fma_units)
+            assert_true(c->source && strlen(c->source) > 20 && c->fma_bits >= 128);
+        else
+            assert_non_null(c->note);
+    }
+    static const struct {
+        const char *vendor;
+        unsigned family, model;
+        const char *core; /* NULL: none */
+        unsigned isa_bits, elem_bits;
+        double fpc;       /* hand-worked flops per cycle per core */
+    } cases[] = {
+        /* EPYC 9004 (Genoa): 2 FMA x 256 bits; AVX-512 runs at the 256-bit rate. */
+        { "AuthenticAMD", 0x19, 0x11, "AMD Zen 4", 512, 32, 2 * 8 * 2 },
+        { "AuthenticAMD", 0x19, 0x11, "AMD Zen 4", 512, 64, 2 * 4 * 2 },
+        { "AuthenticAMD", 0x19, 0x61, "AMD Zen 4", 512, 32, 32 },   /* Ryzen 7000 */
+        { "AuthenticAMD", 0x19, 0x01, "AMD Zen 3", 256, 32, 32 },   /* EPYC 7003 */
+        { "AuthenticAMD", 0x17, 0x31, "AMD Zen 2", 256, 64, 16 },   /* EPYC 7002 */
+        { "AuthenticAMD", 0x17, 0x01, "AMD Zen / Zen+", 256, 32, 2 * 4 * 2 },
+        /* Emerald Rapids: 2 FMA x 512 bits; with AVX2 only, 256 bits of each. */
+        { "GenuineIntel", 6, 0xCF, "Intel Xeon Scalable", 512, 32, 2 * 16 * 2 },
+        { "GenuineIntel", 6, 0xCF, "Intel Xeon Scalable", 256, 32, 2 * 8 * 2 },
+        { "GenuineIntel", 6, 0x8F, "Intel Xeon Scalable", 512, 64, 2 * 8 * 2 },
+        { "GenuineIntel", 6, 0x55, "Intel Skylake-SP", 512, 32, 0 }, /* 1 or 2 units */
+        { "GenuineIntel", 6, 0x9E, "Intel Haswell", 256, 32, 32 },
+        { "GenuineIntel", 6, 0x9E, "Intel Haswell", 0, 32, 0 },      /* no vector FMA */
+        { "GenuineIntel", 6, 0x01, NULL, 512, 32, 0 },
+        { "AuthenticAMD", 6, 0xCF, NULL, 512, 32, 0 },               /* vendor counts */
+        { "CentaurHauls", 6, 0x0F, NULL, 128, 32, 0 },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct clb_ds_core *c =
+            clb_datasheet_match_core(d, cases[i].vendor, cases[i].family, cases[i].model);
+        if (!cases[i].core ? c != NULL : !c || strncmp(c->name, cases[i].core,
+                                                        strlen(cases[i].core)))
+            fail_msg("case %zu: %s", i, c ? c->name : "no core");
+        assert_true(clb_ds_core_flops_per_cycle(c, cases[i].isa_bits, cases[i].elem_bits) ==
+                    cases[i].fpc);
+    }
+}
+
+static struct clb_datasheet *with_core(const char *core, struct clb_error *e)
+{
+    char text[2048];
+    snprintf(text, sizeof(text),
+             "{\"schema\": \"clbench-datasheet/1\", \"accelerators\": [{\"name\": \"X1\", "
+             "\"vendor\": \"V\", \"match\": [\"X1\"], \"figures\": {}, \"sources\": {}}], "
+             "\"cpu_cores\": [{\"name\": \"C1\", \"vendor\": \"V\", \"family\": 6, %s}]}",
+             core);
+    return clb_datasheet_parse(text, strlen(text), e);
+}
+
+static void cpu_cores_refused(void **state)
+{
+    struct clb_error e;
+    struct clb_datasheet *d;
+    (void)state;
+
+    d = with_core("\"models\": [[1, 2]], \"fma_units\": 2, \"fma_bits\": 256, "
+                  "\"source\": \"a manual\"", &e);
+    assert_non_null(d);
+    assert_int_equal(d->n_cores, 1);
+    clb_datasheet_destroy(d);
+    static const char *const bad[][2] = {
+        { "\"models\": [[2, 1]], \"fma_units\": 2, \"fma_bits\": 256, \"source\": \"m\"",
+          "models" },
+        { "\"models\": [], \"fma_units\": 2, \"fma_bits\": 256, \"source\": \"m\"", "models" },
+        { "\"models\": [[1, 2]], \"fma_units\": 2, \"fma_bits\": 384, \"source\": \"m\"",
+          "fma_bits" },
+        { "\"models\": [[1, 2]], \"fma_units\": 2, \"fma_bits\": 256", "source" },
+        { "\"models\": [[1, 2]]", "a note must say why" },
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        e.msg[0] = '\0';
+        assert_null(with_core(bad[i][0], &e));
+        if (!strstr(e.msg, bad[i][1]) || !strstr(e.msg, "C1"))
+            fail_msg("case %zu: '%s' does not say '%s' about C1", i, e.msg, bad[i][1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(builtin_complete),
         cmocka_unit_test(matching),
         cmocka_unit_test(refused),
+        cmocka_unit_test(cpu_cores),
+        cmocka_unit_test(cpu_cores_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

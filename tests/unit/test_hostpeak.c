@@ -1,4 +1,8 @@
-/* The host CPU yardstick: ISA detection, dispatch, every kernel verified, broken results caught. */
+/*
+ * The host CPU yardstick: ISA detection, dispatch, every kernel verified,
+ * broken results caught; the CPU's identity, cores and clock that its
+ * derived peak takes.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -246,7 +250,64 @@ static void run_fills_rows(void **state)
     snprintf(want, sizeof(want), "fp32 %s", clb_host_peak_pick(&isa, "fp32")->name);
     assert_string_equal(res.rows[0].case_, want);
     assert_int_equal(res.rows[0].width, clb_host_peak_pick(&isa, "fp32")->lanes);
+    /* The clock, measured with the peak, on the measured row. */
+    assert_true(res.rows[0].clock_ghz > 0.3 && res.rows[0].clock_ghz < 7);
     clb_micro_results_finish(&res);
+}
+
+static void cpu_identity(void **state)
+{
+    struct clb_cpu_id id;
+    (void)state;
+
+    setenv("CLBENCH_FAKE_CPU_ID", "GenuineIntel:6:0xcf", 1);
+    clb_cpu_id_detect(&id);
+    assert_true(id.known);
+    assert_string_equal(id.vendor, "GenuineIntel");
+    assert_int_equal(id.family, 6);
+    assert_int_equal(id.model, 0xcf);
+    setenv("CLBENCH_FAKE_CPU_ID", "AuthenticAMD:25:17", 1);
+    clb_cpu_id_detect(&id);
+    assert_int_equal(id.family, 0x19);
+    assert_int_equal(id.model, 0x11);
+    /* A malformed hook is ignored: the CPU's own identity. */
+    setenv("CLBENCH_FAKE_CPU_ID", "AuthenticAMD:25", 1);
+    clb_cpu_id_detect(&id);
+    unsetenv("CLBENCH_FAKE_CPU_ID");
+    struct clb_cpu_id own;
+    clb_cpu_id_detect(&own);
+    assert_memory_equal(&id, &own, sizeof(id));
+#if defined(__x86_64__)
+    assert_true(own.known);
+    assert_true(!strcmp(own.vendor, "GenuineIntel") || !strcmp(own.vendor, "AuthenticAMD") ||
+                strlen(own.vendor) == 12);
+    assert_true(own.family >= 6);
+#endif
+    const unsigned cores = clb_cpu_count_cores();
+    assert_true(cores >= 1 && cores <= clb_cpu_count_available());
+    assert_int_equal(clb_cpu_level_fma_bits(CLB_CPU_AVX512), 512);
+    assert_int_equal(clb_cpu_level_fma_bits(CLB_CPU_AVX2_FMA), 256);
+    assert_int_equal(clb_cpu_level_fma_bits(CLB_CPU_AVX), 0);
+    assert_int_equal(clb_cpu_level_fma_bits(CLB_CPU_NEON), 128);
+}
+
+static void clock_measured(void **state)
+{
+    char why[160] = "";
+    (void)state;
+
+#if defined(__x86_64__) || defined(__aarch64__)
+    /* A core clock, on one thread and on every CPU; both chains checked. */
+    const double one = clb_host_clock_ghz(1, 5, 0.001, why, sizeof(why));
+    if (one <= 0)
+        fail_msg("%s", why);
+    assert_true(one > 0.3 && one < 7);
+    const double all = clb_host_clock_ghz(clb_cpu_count_available(), 5, 0.001, why, sizeof(why));
+    assert_true(all > 0.3 && all < 7);
+#else
+    assert_true(clb_host_clock_ghz(1, 5, 0.001, why, sizeof(why)) == 0);
+    assert_non_null(strstr(why, "architecture"));
+#endif
 }
 
 /* Right values for `threads` threads of v after `rounds` rounds. */
@@ -360,6 +421,8 @@ int main(void)
         cmocka_unit_test(exactness_bounds),
         cmocka_unit_test(every_supported_variant_verifies),
         cmocka_unit_test(run_fills_rows),
+        cmocka_unit_test(cpu_identity),
+        cmocka_unit_test(clock_measured),
         cmocka_unit_test(corrupted_results_fail),
         cmocka_unit_test(short_kernel_is_caught),
     };

@@ -89,6 +89,19 @@ int clb_host_peak_call(const struct clb_host_peak_variant *v, unsigned threads, 
                        void *values, double *seconds, char *why, size_t why_len);
 
 /*
+ * The clock the host's cores keep while `threads` of them are busy, in GHz:
+ * each thread runs `windows` chains of dependent integer adds (one a cycle
+ * on every x86-64 and AArch64 core; clb_hp_add_chain) of about window_s
+ * each, every sum checked exactly, and keeps its fastest window (other work
+ * on its CPU only ever slows a chain); the clock is the slowest thread's.
+ * A lower bound of the cores' clock when every window was disturbed. 0 with
+ * why filled when not measured (another architecture, a thread that could
+ * not start, a wrong sum).
+ */
+double clb_host_clock_ghz(unsigned threads, unsigned windows, double window_s, char *why,
+                          size_t why_len);
+
+/*
  * Measures the host CPU and appends rows: benchmark "peak", metric "gflops",
  * device NULL, backend "host", precision "fp32"/"fp64" (filtered by
  * opt->precisions; others are ignored), case "fp32 avx512f", width = lanes.
@@ -98,7 +111,8 @@ int clb_host_peak_call(const struct clb_host_peak_variant *v, unsigned threads, 
  * available CPU (clb_cpu_count_available), nothing pinned. Rounds grow from
  * a small start until one call takes opt->target_s (0: 0.02 s) or the
  * exactness bound stops them (the check string says so); then opt->runs
- * timed calls, each verified. Faults land in rows; returns -1 only when a
+ * timed calls, each verified. Then the clock (clb_host_clock_ghz, on as
+ * many threads: 50 windows of 2 ms), kept in every measured row's clock_ghz. Faults land in rows; returns -1 only when a
  * row cannot be added (out of memory).
  */
 int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_results *out);

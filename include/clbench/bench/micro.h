@@ -38,6 +38,7 @@ struct clb_micro_row {
     double algbw;               /* GB/s from the median call; value is busbw */
     double path_median_s;       /* device buffers: median whole path (read, MPI, write); else 0 */
     struct clb_datasheet_ref datasheet; /* peak (vector figure), bandwidth (memory) */
+    double clock_ghz;           /* host peak: the cores' clock measured with it (0: none) */
 };
 
 struct clb_micro_results {

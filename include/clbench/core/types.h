@@ -78,7 +78,8 @@ void clb_tune_set(struct clb_tune_params *p, const char *name, size_t value);
 
 /*
  * The vendor's published figure a measured one is held against (a row of
- * the datasheet table, clbench/datasheet/datasheet.h); value 0: none.
+ * the datasheet table, clbench/datasheet/datasheet.h), or a CPU's derived
+ * peak; value 0: none.
  * Strings are static (the built-in table's).
  */
 struct clb_datasheet_ref {
@@ -87,6 +88,15 @@ struct clb_datasheet_ref {
     const char *figure; /* "fp32_vector", "memory" */
     const char *source;
     unsigned parts;     /* the package shows as this many devices: value is 1/parts of its figure */
+    /*
+     * A CPU's peak derived, not published: value = cores x flops_per_cycle
+     * x clock_ghz, name the core design ("AMD Zen 4"), source the reference
+     * for its FMA units (clbench/datasheet/datasheet.h, cpu_cores).
+     */
+    bool derived;
+    double cores;           /* physical cores it stands for (a device's share: may be fractional) */
+    double flops_per_cycle; /* per core, in the figure's precision */
+    double clock_ghz;       /* measured: the host peak's clock_ghz */
 };
 
 #endif

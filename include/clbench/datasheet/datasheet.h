@@ -60,10 +60,26 @@ struct clb_ds_row {
     json_t *match, *exclude;  /* borrowed arrays of patterns (exclude may be NULL) */
 };
 
+/*
+ * A CPU core design: its vector FMA pipes, from which a CPU's peak is
+ * derived (clb_ds_core_flops_per_cycle) rather than read from a datasheet.
+ */
+struct clb_ds_core {
+    const char *name, *vendor; /* "AMD Zen 4", the CPUID vendor "AuthenticAMD" */
+    unsigned family;           /* CPUID display family */
+    json_t *models;            /* borrowed: [[first, last], ...] display models */
+    unsigned fma_units;        /* vector FMA pipes per core; 0: differ by part (see note) */
+    unsigned fma_bits;         /* their width: 128, 256, 512 */
+    const char *source;        /* or NULL when fma_units is 0 */
+    const char *note;          /* why fma_units is 0, or NULL */
+};
+
 struct clb_datasheet {
     json_t *root;             /* owned */
     struct clb_ds_row *rows;  /* owned */
     size_t n_rows;
+    struct clb_ds_core *cores; /* owned; the table's cpu_cores */
+    size_t n_cores;
 };
 
 /*
@@ -95,6 +111,21 @@ const struct clb_ds_row *clb_datasheet_match(const struct clb_datasheet *d, cons
  * device_memory - 0.05) (an MI250X die: 2; an MI300X in CPX mode: 8).
  */
 unsigned clb_datasheet_parts(const struct clb_ds_row *r, uint64_t device_memory);
+
+/* The core design of a CPU (clb_cpu_id's fields), or NULL when the table has none. */
+const struct clb_ds_core *clb_datasheet_match_core(const struct clb_datasheet *d,
+                                                   const char *vendor, unsigned family,
+                                                   unsigned model);
+
+/*
+ * Peak floating-point operations per cycle of one core of c on elements of
+ * elem_bits (32, 64) with the instruction set's widest vector FMA isa_bits
+ * (clb_cpu_level_fma_bits): fma_units x min(fma_bits, isa_bits) / elem_bits
+ * x 2 (an FMA is 2 flops). 0 when c's FMA units are not known or isa_bits
+ * is 0 (no vector FMA).
+ */
+double clb_ds_core_flops_per_cycle(const struct clb_ds_core *c, unsigned isa_bits,
+                                   unsigned elem_bits);
 
 /* The rows whose name contains `query` (case-insensitive), or the row `query` matches as a device name. */
 bool clb_datasheet_row_selected(const struct clb_ds_row *r, const char *query);

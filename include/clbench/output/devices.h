@@ -24,6 +24,8 @@ struct clb_devices_report {
     const struct clb_run_record *record;   /* the ICDs (json, -v), borrowed */
     /* Per device, its row of the datasheet table (NULL: none); NULL: not looked up. */
     const struct clb_ds_row *const *datasheet;
+    /* The host CPU's core design (a CPU device without a row shows it), or NULL. */
+    const struct clb_ds_core *host_core;
 };
 
 /*

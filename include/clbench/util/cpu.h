@@ -61,6 +61,37 @@ const char *clb_cpu_level_name(enum clb_cpu_level level);
 bool clb_cpu_level_parse(const char *name, enum clb_cpu_level *level);
 
 /*
+ * Which processor this is, as x86 CPUID leaves 0 and 1 tell it: the vendor
+ * string ("GenuineIntel", "AuthenticAMD") and the display family and model
+ * (extended fields folded in the way Intel and AMD document: family 0x19,
+ * model 0x11 for an EPYC 9004). known is false on other architectures.
+ *
+ * Test hook, from the environment: CLBENCH_FAKE_CPU_ID=VENDOR:FAMILY:MODEL
+ * (decimal or 0x hex) stands for the CPU's own, on any architecture.
+ */
+struct clb_cpu_id {
+    bool known;
+    char vendor[16];
+    unsigned family, model;
+};
+void clb_cpu_id_detect(struct clb_cpu_id *id);
+
+/*
+ * The widest vector a level's fused multiply-add takes, in bits: 512 for
+ * AVX-512, 256 for AVX2+FMA, 128 for NEON and SVE (its minimum; the
+ * length a core has is not read); 0 for levels without a vector FMA
+ * (SSE, AVX: a multiply and an add).
+ */
+unsigned clb_cpu_level_fma_bits(enum clb_cpu_level level);
+
+/*
+ * Physical cores among the CPUs this process may run on: SMT siblings
+ * (the same package and core_id in Linux's sysfs topology) count once.
+ * clb_cpu_count_available() when the topology cannot be read.
+ */
+unsigned clb_cpu_count_cores(void);
+
+/*
  * CPUs this process may run on (its affinity mask, so taskset and cgroup
  * cpusets count), else the CPUs online; >= 1.
  */
