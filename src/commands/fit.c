@@ -120,7 +120,8 @@ static const struct clb_option fit_options[] = {
       offsetof(struct fit_config, list_models) },
     { "from", 0, "FILE",
       "Also estimate prefill and decode tokens/s (and training time) per device from the "
-      "figures measured in FILE: 'clbench run --shapes MODEL -o FILE' measures them",
+      "figures measured in FILE: 'clbench run --shapes MODEL -o FILE' measures them (and "
+      "prints the same estimates for its own run)",
       clb_opt_string, offsetof(struct fit_config, from) },
     { "train-tokens", 0, "N", "With --from: the training time on N tokens (300B, 2T)",
       opt_tokens, offsetof(struct fit_config, train_tokens) },

@@ -11,7 +11,9 @@
 #include "clbench/fit/fit.h"
 #include "clbench/mpi/mpi.h"
 #include "clbench/output/devices.h"
+#include "clbench/output/fit.h"
 #include "clbench/output/gemm.h"
+#include "clbench/results/resultfile.h"
 #include "clbench/tune/cache.h"
 #include "clbench/util/cpu.h"
 #include "clbench/util/interrupt.h"
@@ -170,9 +172,55 @@ static const char *gemm_blas_core(const void *config)
     return c->backends.n ? NULL : c->blas_core;
 }
 
+/*
+ * --shapes: what the figures just measured mean for the model, as `fit
+ * --from` would say of this run's file: the run's own document, read back.
+ */
+static int write_estimates(FILE *out, const struct clb_gemm_report *r)
+{
+    const struct clb_model *m = clb_model_find(r->shapes);
+    char *text = NULL;
+    size_t len = 0;
+    struct clb_error e;
+    struct clb_fit_request req;
+    struct clb_fit_report rep = { .request = &req, .preset = m, .has_model = true,
+                                  .from = "this run", .measured_shapes = r->shapes };
+    struct clb_fit_speed *speeds = NULL;
+
+    if (!m) /* --shapes takes presets only */
+        return 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return -1;
+    int rc = clb_gemm_write(mem, CLB_FORMAT_JSON, r);
+    if (fclose(mem) || rc) {
+        free(text);
+        return -1;
+    }
+    struct clb_result_file *f = clb_result_file_parse("this run", text, len, &e);
+    free(text);
+    clb_fit_request_preset(&req, m, r->context, r->batch);
+    long n = f && !clb_fit_estimate(&req, &rep.estimate, &e)
+                 ? clb_file_speed_estimates(f, &req, &rep.estimate, 0, &speeds)
+                 : -1;
+    if (n > 0) {
+        rep.speeds = speeds;
+        rep.n_speeds = (size_t)n;
+        rc = clb_fit_write_speeds(out, &rep);
+    }
+    free(speeds);
+    clb_result_file_destroy(f);
+    return n < 0 ? -1 : rc;
+}
+
 static int write_report(FILE *out, enum clb_format fmt, const void *report)
 {
-    return clb_gemm_write(out, fmt, report);
+    const struct clb_gemm_report *r = report;
+    int rc = clb_gemm_write(out, fmt, report);
+
+    if (!rc && fmt == CLB_FORMAT_TABLE && r->shapes)
+        rc = write_estimates(out, r);
+    return rc;
 }
 
 /* Checks what needs no device; returns 0 or prints a usage error and returns 2. */

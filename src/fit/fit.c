@@ -200,3 +200,17 @@ void clb_speed_estimate(const struct clb_fit_request *r, const struct clb_fit_es
     if (in->bandwidth_gbps > 0 && out->bytes_per_step > 0)
         out->decode_tokens_s = (double)r->batch * in->bandwidth_gbps * 1e9 / out->bytes_per_step;
 }
+
+void clb_fit_request_preset(struct clb_fit_request *r, const struct clb_model *m,
+                            uint64_t context, uint64_t batch)
+{
+    *r = (struct clb_fit_request){ .params = m->params,
+                                   .has_shape = true,
+                                   .shape = m->shape,
+                                   .context = context,
+                                   .batch = batch,
+                                   .dtype = CLB_DT_FP16,
+                                   .kv_dtype = CLB_DT_FP16,
+                                   .overhead = 0.20,
+                                   .mode = CLB_FIT_INFER };
+}

@@ -197,7 +197,7 @@ static void formulas(const struct clb_fit_report *r, char lines[3][320])
              "training time = 6 x %s x tokens / measured GEMM rate", params);
 }
 
-static int write_speed_table(FILE *out, const struct clb_fit_report *r)
+int clb_fit_write_speeds(FILE *out, const struct clb_fit_report *r)
 {
     static const char *const head[] = { "DEVICE",     "BACKEND",   "PREFILL RATE",
                                         "PREFILL TOK/S", "BANDWIDTH", "DECODE TOK/S",
@@ -395,7 +395,7 @@ int clb_fit_write(FILE *out, enum clb_format fmt, const struct clb_fit_report *r
         return write_csv(out, r);
     if ((r->has_model ? write_model_table : write_capacity_table)(out, r))
         return -1;
-    if (r->from && write_speed_table(out, r))
+    if (r->from && clb_fit_write_speeds(out, r))
         return -1;
     size_t n = caveats(r, lines, 8);
     fputc('\n', out);

@@ -100,6 +100,14 @@ struct clb_fit_estimate {
 
 enum { CLB_TRAIN_BYTES_PER_PARAM = 16 };
 
+/*
+ * r for preset m inferring at `context` tokens and `batch` sequences, as
+ * `clbench fit --model M` defaults it: fp16 weights and KV cache, 20 %
+ * overhead.
+ */
+void clb_fit_request_preset(struct clb_fit_request *r, const struct clb_model *m,
+                            uint64_t context, uint64_t batch);
+
 /* -1 with e set when a size overflows 64 bits. */
 int clb_fit_estimate(const struct clb_fit_request *r, struct clb_fit_estimate *out,
                      struct clb_error *e);

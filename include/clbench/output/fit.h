@@ -46,6 +46,12 @@ struct clb_fit_report {
 };
 
 int clb_fit_write(FILE *out, enum clb_format fmt, const struct clb_fit_report *r);
+/*
+ * The estimates table alone (r->speeds, measured in r->from: a path, or
+ * "this run"), with its formulas; what `fit --from` and `run --shapes`
+ * print. 0, or -1 when out of memory.
+ */
+int clb_fit_write_speeds(FILE *out, const struct clb_fit_report *r);
 /* The preset table of --list-models. */
 int clb_fit_write_models(FILE *out, enum clb_format fmt);
 

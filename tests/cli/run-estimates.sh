@@ -1,0 +1,28 @@
+#!/bin/sh
+# `run --shapes MODEL` ends with what its figures mean for the model: the
+# estimates `fit --from` gives for the file the same run wrote, row for row,
+# with the formulas; without --shapes there are none.
+set -u
+clbench=$1
+. "$(dirname "$0")/../device/require.sh"
+clb_require_device "$clbench"
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+"$clbench" run --shapes llama-2-7b --context 16 --runs 1 -b clbench -d 0:0 -o "$tmp/r.json" \
+    >"$tmp/run.txt" || { echo "FAIL: run"; cat "$tmp/run.txt"; exit 1; }
+"$clbench" fit --model llama-2-7b --context 16 --from "$tmp/r.json" >"$tmp/fit.txt" ||
+    { echo "FAIL: fit --from"; cat "$tmp/fit.txt"; exit 1; }
+grep -q '^Estimates from the figures measured in this run (upper bounds' "$tmp/run.txt" ||
+    { echo "FAIL: run prints no estimates"; cat "$tmp/run.txt"; exit 1; }
+# The table and formulas after the heading, in both.
+sed -n '/^Estimates from/,/^training time/p' "$tmp/run.txt" | tail -n +2 >"$tmp/run-est.txt"
+sed -n '/^Estimates from/,/^training time/p' "$tmp/fit.txt" | tail -n +2 >"$tmp/fit-est.txt"
+[ "$(wc -l <"$tmp/run-est.txt")" -ge 6 ] || { echo "FAIL: short estimates"; cat "$tmp/run.txt"; exit 1; }
+grep -Eq ' clbench fp32 +[0-9.]+ GFLOP/s +[0-9.]+ +[0-9.]+ GB/s +<= [0-9.]+ ' "$tmp/run-est.txt" ||
+    { echo "FAIL: no device row with prefill and decode"; cat "$tmp/run-est.txt"; exit 1; }
+cmp -s "$tmp/run-est.txt" "$tmp/fit-est.txt" ||
+    { echo "FAIL: run's estimates differ from fit --from on its file"; diff "$tmp/run-est.txt" "$tmp/fit-est.txt"; exit 1; }
+"$clbench" run -n 64 --runs 1 -b clbench -d 0:0 --no-peak >"$tmp/plain.txt" || { echo "FAIL: run -n"; exit 1; }
+if grep -q '^Estimates' "$tmp/plain.txt"; then echo "FAIL: estimates without --shapes"; exit 1; fi
+echo PASS
