@@ -195,7 +195,13 @@ long clb_file_speed_estimates(const struct clb_result_file *f, const struct clb_
     struct clb_device_speed *measured = calloc(f->n_rows + 1, sizeof(*measured));
     if (!measured)
         return -1;
-    const size_t n = clb_result_speeds(f, measured, f->n_rows);
+    /* The GEMMs of the weights' precision where they ran; integer weights have none. */
+    const char *precision = req->mode == CLB_FIT_TRAIN           ? "fp16"
+                            : clb_dtype_bits(req->dtype) >= 16 ? (req->dtype == CLB_DT_FP32
+                                                                      ? "fp32"
+                                                                      : "fp16")
+                                                                : NULL;
+    const size_t n = clb_result_speeds(f, precision, measured, f->n_rows);
     if (n && !(*out = calloc(n, sizeof(**out)))) {
         free(measured);
         return -1;

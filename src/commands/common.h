@@ -69,7 +69,10 @@ void clb_datasheet_attach_gemm(struct clb_gemm_results *res,
 /*
  * The speed estimates of req's model (memory: its clb_fit_estimate) from the
  * figures measured in f (clb_result_speeds: prefill GEMM rate, triad
- * bandwidth), with the training time on train_tokens (0: none). *out is new,
+ * bandwidth), with the training time on train_tokens (0: none). The GEMM
+ * rows preferred are those of the weights' precision (fp32; fp16 for fp16
+ * and bf16, and for training's mixed precision); the table names the one
+ * taken. *out is new,
  * one entry per device that has either figure (free() it; NULL when none),
  * borrowing strings from f. Returns how many, or -1 when out of memory.
  */

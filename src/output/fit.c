@@ -246,6 +246,17 @@ int clb_fit_write_speeds(FILE *out, const struct clb_fit_report *r)
     if (r->train_tokens > 0)
         fprintf(out, "training FLOPs: 6 x parameters x tokens = %.3g\n",
                 r->n_speeds ? r->speeds[0].estimate.train_flops : 0.0);
+    /* The weights' precision is the GEMMs' where they ran (clb_file_speed_estimates). */
+    const char *weights = r->request->mode == CLB_FIT_TRAIN ? "fp16"
+                                                            : clb_dtype_name(r->request->dtype);
+    for (size_t i = 0; i < r->n_speeds; i++) {
+        const char *ran = r->speeds[i].measured.precision;
+        if (ran && r->speeds[i].measured.prefill_gflops > 0 && strcmp(ran, weights) &&
+            !(strcmp(weights, "bf16") == 0 && strcmp(ran, "fp16") == 0))
+            fprintf(out, "note: %s's prefill rate is of %s GEMMs, not of the %s weights' "
+                         "precision (none ran there)\n", r->speeds[i].measured.device, ran,
+                    weights);
+    }
     return 0;
 }
 

@@ -29,8 +29,14 @@ static bool prefill_row(const struct clb_result_row *r)
            r->median_s > 0 && !strcmp(r->benchmark, "gemm");
 }
 
-size_t clb_result_speeds(const struct clb_result_file *f, struct clb_device_speed *out,
-                         size_t cap)
+/* Whether a row's precision is the one asked for (none asked: every one is). */
+static bool preferred(const char *precision, const char *want)
+{
+    return !want || (precision && !strcmp(precision, want));
+}
+
+size_t clb_result_speeds(const struct clb_result_file *f, const char *precision,
+                         struct clb_device_speed *out, size_t cap)
 {
     size_t n = 0;
 
@@ -55,8 +61,13 @@ size_t clb_result_speeds(const struct clb_result_file *f, struct clb_device_spee
             }
         }
         const double gflops = flops / seconds * 1e-9;
-        /* A whole layer beats part of one; then the faster backend. */
-        if (roles > s->prefill_roles || (roles == s->prefill_roles && gflops > s->prefill_gflops)) {
+        /* The precision asked for beats another; then a whole layer part of one; then the
+         * faster backend. */
+        const bool want = preferred(r->precision, precision),
+                   had = s->backend && preferred(s->precision, precision);
+        if (!s->backend || want > had ||
+            (want == had && (roles > s->prefill_roles ||
+                             (roles == s->prefill_roles && gflops > s->prefill_gflops)))) {
             s->backend = r->backend;
             s->precision = r->precision;
             s->prefill_gflops = gflops;

@@ -30,9 +30,12 @@ struct clb_device_speed {
 
 /*
  * One entry per device of f that has either figure, in file order; returns
- * how many (<= cap: f->n_rows entries always hold them all).
+ * how many (<= cap: f->n_rows entries always hold them all). A device's
+ * prefill rate is of its rows in `precision` ("fp16") where it has any
+ * (NULL: any precision), then of a whole layer rather than part of one,
+ * then of the faster backend.
  */
-size_t clb_result_speeds(const struct clb_result_file *f, struct clb_device_speed *out,
-                         size_t cap);
+size_t clb_result_speeds(const struct clb_result_file *f, const char *precision,
+                         struct clb_device_speed *out, size_t cap);
 
 #endif
