@@ -235,6 +235,16 @@ out:
     return rc;
 }
 
+/* Whether any of the kernels' rows wants another timed round. */
+static bool more(struct clb_micro_row *const *rows, const struct clb_micro_options *opt)
+{
+    bool want = false;
+
+    for (int i = 0; i < N_KERNELS; i++)
+        want |= clb_micro_want(rows[i], opt->runs, opt->min_time_s);
+    return want;
+}
+
 int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env,
                       const struct clb_micro_options *opt, struct clb_micro_results *out)
 {
@@ -277,16 +287,12 @@ int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env
         status = CLB_ROW_ERROR;
         snprintf(why, sizeof(why), "%s", e.msg);
     } else {
-        for (int i = 0; i < N_KERNELS; i++) {
+        for (int i = 0; i < N_KERNELS; i++)
             rows[i]->work = (double)arrays_moved[i] * (double)s.n * sizeof(float);
-            if (!(rows[i]->times_s = calloc(opt->runs, sizeof(double)))) {
-                status = CLB_ROW_ERROR;
-                snprintf(why, sizeof(why), "out of host memory");
-            }
-        }
-        /* BabelStream's order; the first round warms up and is not timed. */
+        /* BabelStream's order; the first round warms up and is not timed. Rounds go on
+         * while any kernel wants more (clb_micro_want). */
         unsigned since_init = 0;
-        for (unsigned r = 0; status == CLB_ROW_OK && r <= opt->runs; r++) {
+        for (unsigned r = 0; status == CLB_ROW_OK && (r == 0 || more(rows, opt)); r++) {
             if (since_init == REINIT_ROUNDS) {
                 if (stream_init(&s, &e)) {
                     status = CLB_ROW_ERROR;
@@ -301,8 +307,9 @@ int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env
                 if (stream_step(&s, i, &t, &e)) {
                     status = CLB_ROW_ERROR;
                     snprintf(why, sizeof(why), "%s", e.msg);
-                } else if (r > 0) {
-                    rows[i]->times_s[rows[i]->n_times++] = t;
+                } else if (r > 0 && clb_micro_push(rows[i], t)) {
+                    status = CLB_ROW_ERROR;
+                    snprintf(why, sizeof(why), "out of host memory");
                 }
             }
         }

@@ -396,14 +396,13 @@ static void measure(const struct clb_host_peak_variant *v, unsigned threads,
      * speed on the development machine (clocks and thread placement settling). */
     if (clb_host_peak_call(v, threads, rounds, values, &seconds, why, sizeof(why)))
         goto fault;
-    if (!(row->times_s = calloc(runs, sizeof(double)))) {
-        snprintf(why, sizeof(why), "out of host memory");
-        goto fault;
-    }
-    for (unsigned r = 0; r < runs && !(clb_interrupted() && row->n_times > 0); r++) {
-        if (clb_host_peak_call(v, threads, rounds, values, &row->times_s[r], why, sizeof(why)))
+    while (clb_micro_want(row, runs, opt->min_time_s) && !(clb_interrupted() && row->n_times)) {
+        if (clb_host_peak_call(v, threads, rounds, values, &seconds, why, sizeof(why)))
             goto fault;
-        row->n_times++;
+        if (clb_micro_push(row, seconds)) {
+            snprintf(why, sizeof(why), "out of host memory");
+            goto fault;
+        }
         if (!clb_host_peak_check(v, values, n, rounds, why, sizeof(why)))
             goto wrong;
     }

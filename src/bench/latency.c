@@ -34,12 +34,6 @@ int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
         rows[i] = &out->rows[out->n_rows - N_FIGURES + i];
         snprintf(rows[i]->case_, sizeof(rows[i]->case_), "%s", cases[i]);
     }
-    for (int i = 0; i < N_FIGURES; i++) {
-        if (!(rows[i]->times_s = calloc(n, sizeof(double)))) {
-            clb_error_set(&e, "out of host memory");
-            goto fault;
-        }
-    }
     /* Its own queue: device timestamps need profiling, which the others do without. */
     q = clCreateCommandQueue(env->ctx, dev->id, CL_QUEUE_PROFILING_ENABLE, &err);
     if (clb_cl_check(&e, "clCreateCommandQueue", err))
@@ -53,7 +47,8 @@ int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
     if (clb_cl_check(&e, "clCreateBuffer", err) ||
         CLB_CL(&e, clSetKernelArg, k, 0, sizeof(cl_mem), &buf))
         goto fault;
-    for (size_t i = 0; i < n + WARMUP; i++) {
+    /* The round trips decide how many: at least n, and --min-time's worth of them. */
+    for (size_t i = 0; i < WARMUP || clb_micro_want(rows[ROUND_TRIP], n, opt->min_time_s); i++) {
         cl_event ev;
         cl_ulong queued, start, end;
         v = (cl_uint)i + 1;
@@ -77,11 +72,13 @@ int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
         clReleaseEvent(ev);
         if (i < WARMUP)
             continue;
-        rows[ROUND_TRIP]->times_s[rows[ROUND_TRIP]->n_times++] = t;
-        rows[QUEUED_TO_START]->times_s[rows[QUEUED_TO_START]->n_times++] =
-            start >= queued ? (double)(start - queued) * 1e-9 : 0.0;
-        rows[START_TO_END]->times_s[rows[START_TO_END]->n_times++] =
-            end >= start ? (double)(end - start) * 1e-9 : 0.0;
+        if (clb_micro_push(rows[ROUND_TRIP], t) ||
+            clb_micro_push(rows[QUEUED_TO_START],
+                           start >= queued ? (double)(start - queued) * 1e-9 : 0.0) ||
+            clb_micro_push(rows[START_TO_END], end >= start ? (double)(end - start) * 1e-9 : 0.0)) {
+            clb_error_set(&e, "out of host memory");
+            goto fault;
+        }
     }
     if (CLB_CL(&e, clEnqueueReadBuffer, q, buf, CL_TRUE, 0, sizeof(got), &got, 0, NULL, NULL))
         goto fault;

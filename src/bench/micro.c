@@ -40,13 +40,35 @@ void clb_micro_row_summarize(struct clb_micro_row *row)
     if (!row->n_times)
         return;
     if (row->work > 0) {
-        row->value = row->work / row->time_s.median * 1e-9;
+        row->median = row->work / row->time_s.median * 1e-9;
         row->best = row->work / row->time_s.min * 1e-9;
     } else {
         /* Latency: the figure is the time itself, in microseconds; lower is better. */
-        row->value = row->time_s.median * 1e6;
+        row->median = row->time_s.median * 1e6;
         row->best = row->time_s.min * 1e6;
     }
+    row->value = row->stat_best ? row->best : row->median;
+}
+
+bool clb_micro_want(const struct clb_micro_row *row, size_t calls, double min_time_s)
+{
+    return row->n_times < calls ||
+           (row->measured_s < min_time_s && row->n_times < CLB_MICRO_MAX_CALLS);
+}
+
+int clb_micro_push(struct clb_micro_row *row, double seconds)
+{
+    if (row->n_times == row->times_cap) {
+        size_t cap = row->times_cap ? 2 * row->times_cap : 16;
+        double *grown = realloc(row->times_s, cap * sizeof(*grown));
+        if (!grown)
+            return -1;
+        row->times_s = grown;
+        row->times_cap = cap;
+    }
+    row->times_s[row->n_times++] = seconds;
+    row->measured_s += seconds;
+    return 0;
 }
 
 static const struct clb_micro_row *find(const struct clb_micro_results *r,

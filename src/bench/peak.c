@@ -177,14 +177,13 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
         global = (size_t)fmin((double)MAX_GLOBAL, (double)global * fmin(grow, 64.0));
         global = (global + 255) / 256 * 256;
     }
-    if (!(row->times_s = calloc(opt->runs, sizeof(double)))) {
-        clb_error_set(&e, "out of host memory");
-        goto fault;
-    }
-    for (unsigned r = 0; r < opt->runs; r++) {
-        if (launch(env, k, global, &row->times_s[r], &e))
+    while (clb_micro_want(row, opt->runs, opt->min_time_s)) {
+        if (launch(env, k, global, &seconds, &e))
             goto fault;
-        row->n_times++;
+        if (clb_micro_push(row, seconds)) {
+            clb_error_set(&e, "out of host memory");
+            goto fault;
+        }
     }
     if (!(host = malloc(global * t->out_size))) {
         clb_error_set(&e, "out of host memory");

@@ -62,7 +62,8 @@ static void host_free(const struct clb_cl_env *env, struct host_mem *h)
     }
 }
 
-/* Times `runs` copies in one direction after one warm-up; checks the data that arrived. */
+/* Times copies in one direction after one warm-up (clb_micro_want says how many); checks
+ * the data that arrived. */
 static void measure(const struct clb_cl_env *env, enum mode m, bool to_device, size_t size,
                     const struct clb_micro_options *opt, struct clb_micro_row *row)
 {
@@ -75,7 +76,7 @@ static void measure(const struct clb_cl_env *env, enum mode m, bool to_device, s
     row->status = CLB_ROW_OK;
     row->reason[0] = '\0';
     row->work = (double)size;
-    if (!check || !want || !(row->times_s = calloc(opt->runs, sizeof(double)))) {
+    if (!check || !want) {
         clb_error_set(&e, "out of host memory");
         goto fault;
     }
@@ -91,15 +92,18 @@ static void measure(const struct clb_cl_env *env, enum mode m, bool to_device, s
                       NULL)) {
         goto fault;
     }
-    for (unsigned r = 0; r <= opt->runs; r++) {
+    for (bool warm = false; !warm || clb_micro_want(row, opt->runs, opt->min_time_s);
+         warm = true) {
         double t0 = clb_now_s();
         err = to_device ? clEnqueueWriteBuffer(env->queue, dev, CL_TRUE, 0, size, h.p, 0, NULL, NULL)
                         : clEnqueueReadBuffer(env->queue, dev, CL_TRUE, 0, size, h.p, 0, NULL, NULL);
         if (clb_cl_check(&e, to_device ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", err) ||
             clb_cl_check(&e, "clFinish", clb_cl_finish(env->queue)))
             goto fault;
-        if (r > 0)
-            row->times_s[row->n_times++] = clb_now_s() - t0;
+        if (warm && clb_micro_push(row, clb_now_s() - t0)) {
+            clb_error_set(&e, "out of host memory");
+            goto fault;
+        }
     }
     /* What arrived must be what was sent. */
     if (to_device) {

@@ -16,6 +16,8 @@
 struct micro_config {
     struct clb_common common;
     unsigned runs;
+    double min_time_s;  /* --min-time */
+    bool stat_best;     /* --stat best */
     bool verbose;
     const char *output;
     uint64_t bytes;
@@ -27,13 +29,29 @@ static int opt_bytes(const char *arg, void *field, struct clb_error *e)
     return clb_parse_bytes(arg, field, e);
 }
 
+static int opt_stat(const char *arg, void *field, struct clb_error *e)
+{
+    if (strcmp(arg, "median") && strcmp(arg, "best")) {
+        clb_error_set(e, "unknown statistic '%s', expected median or best", arg);
+        return -1;
+    }
+    *(bool *)field = !strcmp(arg, "best");
+    return 0;
+}
+
 #define MICRO_COMMON_OPTIONS                                                                  \
     CLB_COMMON_OPTIONS(struct micro_config),                                                  \
     CLB_FLEET_OPTIONS(struct micro_config),                                                   \
     { "output", 'o', "FILE", "Also write the results to FILE.json or FILE.csv",               \
       clb_opt_string, offsetof(struct micro_config, output) },                                \
-    { "runs", 0, "N", "Timed calls per figure, after a warm-up (default: 5)", clb_opt_positive, \
-      offsetof(struct micro_config, runs) }
+    { "runs", 0, "N", "Timed calls per figure at least, after a warm-up (default: 5)",         \
+      clb_opt_positive, offsetof(struct micro_config, runs) },                                 \
+    { "min-time", 0, "SECONDS",                                                                \
+      "And timed calls until they add up to this much per figure, as clpeak does (default: "   \
+      "0.5)", clb_opt_seconds, offsetof(struct micro_config, min_time_s) },                    \
+    { "stat", 0, "STAT",                                                                       \
+      "The headline figure: median (of the calls) or best (the fastest call, as BabelStream "  \
+      "and clpeak report) (default: median)", opt_stat, offsetof(struct micro_config, stat_best) }
 
 static const struct clb_option peak_options[] = {
     MICRO_COMMON_OPTIONS,
@@ -65,6 +83,7 @@ static const struct clb_option latency_options[] = {
 static void micro_defaults(void *config)
 {
     ((struct micro_config *)config)->runs = 5;
+    ((struct micro_config *)config)->min_time_s = 0.5;
 }
 
 typedef int (*micro_fn)(const struct clb_device *, const struct clb_cl_env *,
@@ -104,7 +123,8 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
 {
     struct clb_selection sel;
     struct clb_micro_results res = { 0 };
-    struct clb_micro_options opt = { .runs = cfg->runs, .bytes = cfg->bytes,
+    struct clb_micro_options opt = { .runs = cfg->runs, .min_time_s = cfg->min_time_s,
+                                     .bytes = cfg->bytes,
                                      .sizes = cfg->sizes.n ? cfg->sizes.v : NULL,
                                      .n_sizes = cfg->sizes.n };
     struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
@@ -150,6 +170,11 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
         }
         fn(sel.devices[i], &env, &opt, &res);
         clb_cl_env_finish(&env);
+    }
+    /* The headline --stat asks for, before anything is held against it. */
+    for (size_t i = 0; i < res.n_rows; i++) {
+        res.rows[i].stat_best = cfg->stat_best;
+        clb_micro_row_summarize(&res.rows[i]);
     }
     clb_datasheet_attach(&res);
     struct clb_micro_report report = { .meta = &meta, .results = &res, .devices = sel.devices,

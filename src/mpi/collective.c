@@ -344,6 +344,7 @@ static void one(const struct clb_mpi_world *w, const struct clb_collective_optio
     row->algbw = row->value;
     row->value *= clb_collective_bus_factor(name, w->size);
     row->best *= clb_collective_bus_factor(name, w->size);
+    row->median *= clb_collective_bus_factor(name, w->size);
     if (opt->env) {
         struct clb_stats ps;
         clb_stats_compute(path, row->n_times, &ps);

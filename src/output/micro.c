@@ -32,33 +32,39 @@ static void datasheet_notes(FILE *out, const struct clb_micro_results *res, bool
 
 int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool verbose)
 {
-    static const char *const head[] = { "DEVICE", "BENCHMARK", "CASE",   "FIGURE", "BEST",
-                                        "MEDIAN", "SPREAD",    "CHECK",  "% DATASHEET" };
+    /* The headline's statistic names its column; the other one follows it. */
+    const bool best_first = res->n_rows && res->rows[0].stat_best;
+    const char *head[] = { "DEVICE", "BENCHMARK", "CASE",  best_first ? "BEST" : "MEDIAN",
+                           best_first ? "MEDIAN" : "BEST", "MEDIAN TIME", "CALLS", "SPREAD",
+                           "CHECK", "% DATASHEET" };
     bool datasheet = false;
     for (size_t i = 0; i < res->n_rows; i++)
         datasheet |= res->rows[i].datasheet.value > 0 && shown(&res->rows[i], verbose);
-    struct clb_table *t = clb_table_create(head, datasheet ? 9 : 8);
+    struct clb_table *t = clb_table_create(head, datasheet ? 10 : 9);
 
     if (!t)
         return -1;
-    for (size_t c = 3; c <= 6; c++)
+    for (size_t c = 3; c <= 7; c++)
         clb_table_align_right(t, c);
     if (datasheet)
-        clb_table_align_right(t, 8);
+        clb_table_align_right(t, 9);
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_micro_row *row = &res->rows[i];
-        char dev[160], fig[48] = "", best[48] = "", med[32] = "", spread[32] = "", check[600];
+        char dev[160], fig[48] = "", best[48] = "", med[32] = "", calls[24] = "",
+             spread[32] = "", check[600];
         if (!shown(row, verbose))
             continue;
         clb_device_label(row->device, dev, sizeof(dev));
         if (row->n_times && (row->status == CLB_ROW_OK || row->status == CLB_ROW_FAILED)) {
             clb_format_seconds(row->time_s.median, med, sizeof(med));
+            snprintf(calls, sizeof(calls), "%zu", row->n_times);
             snprintf(spread, sizeof(spread), "±%.1f%%", row->time_s.cv * 100.0);
         }
         /* A figure from a wrong result means nothing. */
         if (row->n_times && row->status == CLB_ROW_OK) {
             clb_format_metric(row->metric, row->value, fig, sizeof(fig));
-            clb_format_metric(row->metric, row->best, best, sizeof(best));
+            clb_format_metric(row->metric, row->stat_best ? row->median : row->best, best,
+                              sizeof(best));
         } else if (row->n_times && row->status == CLB_ROW_FAILED) {
             snprintf(fig, sizeof(fig), "unverified");
         }
@@ -72,8 +78,8 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
         char pct[32] = "";
         if (row->datasheet.value > 0 && row->n_times && row->status == CLB_ROW_OK)
             snprintf(pct, sizeof(pct), "%.1f%%", 100.0 * row->value / row->datasheet.value);
-        const char *cells[] = { dev, row->benchmark, row->case_, fig, best, med, spread, check,
-                                pct };
+        const char *cells[] = { dev, row->benchmark, row->case_, fig,   best,
+                                med, calls,          spread,     check, pct };
         if (clb_table_add(t, cells)) {
             clb_table_destroy(t);
             return -1;
@@ -181,8 +187,11 @@ static json_t *row_json(const struct clb_micro_row *row)
                                                  "max_s", row->time_s.max, "mean_s",
                                                  row->time_s.mean, "cv", row->time_s.cv));
         json_object_set_new(o, row->metric, json_real(row->value));
+        json_object_set_new(o, "stat", json_string(row->stat_best ? "best" : "median"));
         snprintf(best_key, sizeof(best_key), "%s_best", row->metric);
         json_object_set_new(o, best_key, json_real(row->best));
+        snprintf(best_key, sizeof(best_key), "%s_median", row->metric);
+        json_object_set_new(o, best_key, json_real(row->median));
         if (row->work > 0)
             json_object_set_new(o, "work_per_call", json_real(row->work));
         if (row->ranks) {
@@ -230,8 +239,8 @@ static int write_json(FILE *out, const struct clb_micro_report *r)
 
 static int write_csv(FILE *out, const struct clb_micro_report *r)
 {
-    fputs("device,device_name,benchmark,case,metric,status,value,best,median_s,min_s,max_s,cv,"
-          "reason\n", out);
+    fputs("device,device_name,benchmark,case,metric,status,value,stat,best,median,calls,median_s,"
+          "min_s,max_s,cv,reason\n", out);
     for (size_t i = 0; i < r->results->n_rows; i++) {
         const struct clb_micro_row *row = &r->results->rows[i];
         if (!shown(row, r->verbose))
@@ -244,10 +253,11 @@ static int write_csv(FILE *out, const struct clb_micro_report *r)
         clb_csv_field(out, row->case_);
         fprintf(out, ",%s,%s,", row->metric, clb_row_status_name(row->status));
         if (row->n_times)
-            fprintf(out, "%.6g,%.6g,%.9g,%.9g,%.9g,%.4g,", row->value, row->best,
+            fprintf(out, "%.6g,%s,%.6g,%.6g,%zu,%.9g,%.9g,%.9g,%.4g,", row->value,
+                    row->stat_best ? "best" : "median", row->best, row->median, row->n_times,
                     row->time_s.median, row->time_s.min, row->time_s.max, row->time_s.cv);
         else
-            fputs(",,,,,,", out);
+            fputs(",,,,,,,,,", out);
         clb_csv_field(out, row->status == CLB_ROW_OK ? "" : row->reason);
         fputc('\n', out);
     }

@@ -63,8 +63,8 @@ gather)
         fail "the CSV does not hold every rank's rows"
     ;;
 micro)
-    for c in "peak --runs 1" "bandwidth --bytes 1000003 --runs 2" \
-             "transfer --sizes 4K,1000003 --runs 2" "latency --runs 2"; do
+    for c in "peak --runs 1 --min-time 0" "bandwidth --bytes 1000003 --runs 2 --min-time 0" \
+             "transfer --sizes 4K,1000003 --runs 2 --min-time 0" "latency --runs 2 --min-time 0"; do
         run -np 2 "$clbench" $c --format json || fail "$c on 2 ranks exited $?"
         jq -e '(.results | length > 0) and
                ([.results[] | select(.rank == 0)] | length) == ([.results[] | select(.rank == 1)] | length) and

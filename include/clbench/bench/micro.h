@@ -30,8 +30,12 @@ struct clb_micro_row {
     double *times_s;            /* owned; every timed call */
     size_t n_times;
     struct clb_stats time_s;
-    double value;               /* headline figure, from the median call */
+    double value;               /* headline figure: median or best, as stat_best says */
+    double median;              /* from the median call */
     double best;                /* from the fastest call (latency: the lowest) */
+    bool stat_best;             /* value is best (--stat best); else the median */
+    size_t times_cap;           /* room in times_s (clb_micro_push) */
+    double measured_s;          /* the sum of times_s */
     char check[160];            /* what was verified, e.g. "max rel err 2e-7" */
     /* collective (clbench/mpi/collective.h) only: */
     int ranks;                  /* ranks that took part */
@@ -50,11 +54,25 @@ struct clb_micro_results {
 struct clb_micro_row *clb_micro_add(struct clb_micro_results *r, const struct clb_device *dev,
                                     const char *benchmark, const char *metric);
 void clb_micro_results_finish(struct clb_micro_results *r);
-/* Fills time_s, value and best from times_s and work (or from times for latency). */
+/* Fills time_s, median, best and value from times_s and work (or from times for latency). */
 void clb_micro_row_summarize(struct clb_micro_row *row);
 
+/* Timed calls one figure takes at most, however short they are. */
+enum { CLB_MICRO_MAX_CALLS = 200000 };
+
+/*
+ * Whether row takes another timed call: it has fewer than `calls`, or its
+ * calls add up to less than min_time_s seconds (and fewer than
+ * CLB_MICRO_MAX_CALLS): clpeak's rule of measuring for a while rather than
+ * a count, so a wandering clock or a busy neighbour averages out.
+ */
+bool clb_micro_want(const struct clb_micro_row *row, size_t calls, double min_time_s);
+/* Appends one call's seconds to times_s (grown as needed); -1 when out of memory. */
+int clb_micro_push(struct clb_micro_row *row, double seconds);
+
 struct clb_micro_options {
-    unsigned runs;            /* timed calls per figure (>= 1) */
+    unsigned runs;            /* timed calls per figure, at least (>= 1) */
+    double min_time_s;        /* and at least this many seconds of them (0: runs alone) */
     uint64_t bytes;           /* bandwidth: bytes per array (0: default) */
     const uint64_t *sizes;    /* transfer: sizes in bytes (NULL: default) */
     size_t n_sizes;
