@@ -1,12 +1,28 @@
 /*
  * Device memory bandwidth, after BabelStream: copy, mul (scale), add, triad
- * and dot over three float arrays. Every kernel touches each element once;
- * with arrays far larger than the caches they measure DRAM/HBM bandwidth.
- * The host starts from a = 0.1, b = 0.2, c = 0 and checks the arrays and the
- * dot product against the same sequence computed on scalars.
+ * and dot over three arrays of REAL (float, or double with -DREAL=double
+ * -DCLB_FP64), plus a read-only pass (the figure clpeak's "global memory
+ * bandwidth" gives: reads only) and, for CPU devices, a dot product in
+ * contiguous chunks. Every kernel touches each element once; with arrays far
+ * larger than the caches they measure DRAM/HBM bandwidth. The host starts
+ * from a = 0.1, b = 0.2, c = 0 and checks the arrays, the dot product and
+ * the read pass's sum against the same sequence computed on scalars.
  */
-__kernel void clb_stream_init(__global float *a, __global float *b, __global float *c,
-                              float va, float vb, float vc)
+#ifdef CLB_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#ifndef REAL
+#define REAL float
+#endif
+#define VREAL16 CLB_CAT(REAL, 16)
+#define VREAL8 CLB_CAT(REAL, 8)
+#define VREAL4 CLB_CAT(REAL, 4)
+#define VREAL2 CLB_CAT(REAL, 2)
+#define CLB_CAT(a, b) CLB_CAT_(a, b)
+#define CLB_CAT_(a, b) a##b
+
+__kernel void clb_stream_init(__global REAL *a, __global REAL *b, __global REAL *c, REAL va,
+                              REAL vb, REAL vc)
 {
     size_t i = get_global_id(0);
     a[i] = va;
@@ -14,79 +30,91 @@ __kernel void clb_stream_init(__global float *a, __global float *b, __global flo
     c[i] = vc;
 }
 
-__kernel void clb_stream_copy(__global const float *a, __global float *c)
+__kernel void clb_stream_copy(__global const REAL *a, __global REAL *c)
 {
     size_t i = get_global_id(0);
     c[i] = a[i];
 }
 
-__kernel void clb_stream_mul(__global float *b, __global const float *c, float scalar)
+__kernel void clb_stream_mul(__global REAL *b, __global const REAL *c, REAL scalar)
 {
     size_t i = get_global_id(0);
     b[i] = scalar * c[i];
 }
 
-__kernel void clb_stream_add(__global const float *a, __global const float *b,
-                             __global float *c)
+__kernel void clb_stream_add(__global const REAL *a, __global const REAL *b, __global REAL *c)
 {
     size_t i = get_global_id(0);
     c[i] = a[i] + b[i];
 }
 
-__kernel void clb_stream_triad(__global float *a, __global const float *b,
-                               __global const float *c, float scalar)
+__kernel void clb_stream_triad(__global REAL *a, __global const REAL *b, __global const REAL *c,
+                               REAL scalar)
 {
     size_t i = get_global_id(0);
     a[i] = b[i] + scalar * c[i];
 }
 
 /*
- * Each work-group reduces its own contiguous block of a * b into one partial
- * sum; within the block, neighbouring work-items read neighbouring elements
- * (coalesced on GPUs, vectorisable across work-items on CPUs).
+ * BabelStream's dot product, as its OpenCL version defines it: a fixed grid
+ * (a few work-groups per compute unit) strides over the arrays, each
+ * work-item accumulating straight into its slot of local memory; the
+ * work-group then halves that array in a tree, and one partial sum per
+ * work-group goes to the host.
  */
-__kernel void clb_stream_dot(__global const float *a, __global const float *b,
-                             __global float *partial, __local float *scratch, uint n)
+__kernel void clb_stream_dot(__global const REAL *a, __global const REAL *b,
+                             __global REAL *partial, __local REAL *slot, uint n)
 {
-    size_t lid = get_local_id(0), lsize = get_local_size(0), g = get_group_id(0);
-    size_t block = (n + get_num_groups(0) - 1) / get_num_groups(0);
-    size_t begin = g * block, end = min((size_t)n, begin + block);
-    float sum = 0.0f;
+    size_t i = get_global_id(0);
+    const size_t lid = get_local_id(0);
 
-    for (size_t i = begin + lid; i < end; i += lsize)
-        sum += a[i] * b[i];
-    scratch[lid] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (size_t s = lsize / 2; s > 0; s /= 2) {
-        if (lid < s)
-            scratch[lid] += scratch[lid + s];
+    slot[lid] = 0;
+    for (; i < n; i += get_global_size(0))
+        slot[lid] += a[i] * b[i];
+    for (size_t step = get_local_size(0) / 2; step > 0; step /= 2) {
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < step)
+            slot[lid] += slot[lid + step];
     }
     if (lid == 0)
-        partial[g] = scratch[0];
+        partial[get_group_id(0)] = slot[0];
 }
 
 /*
- * The same dot product for CPU devices: each work-item sums one contiguous
- * chunk of DOT_CHUNK elements with 16-wide vectors, which a CPU streams and
- * vectorises; partial sums go to the host. (Strided access per work-item,
- * as above, defeats CPU caches.)
+ * Reads only, as clpeak's global bandwidth: each work-item loads 16
+ * neighbouring elements and stores their sum (one store per 16 loads).
  */
-#define DOT_CHUNK 1024
-__kernel void clb_stream_dot_chunked(__global const float *a, __global const float *b,
-                                     __global float *partial)
+__kernel void clb_stream_read(__global const REAL *a, __global REAL *partial)
 {
     size_t i = get_global_id(0);
-    __global const float *pa = a + i * DOT_CHUNK, *pb = b + i * DOT_CHUNK;
-    float16 s0 = (float16)(0.0f), s1 = (float16)(0.0f);
+    VREAL16 v = vload16(i, a);
+    VREAL8 h = v.lo + v.hi;
+    VREAL4 q = h.lo + h.hi;
+    VREAL2 d = q.lo + q.hi;
+    partial[i] = d.x + d.y;
+}
+
+/*
+ * A dot product for CPU devices: each work-item sums one contiguous chunk of
+ * DOT_CHUNK elements with 16-wide vectors, which a CPU streams and
+ * vectorises; partial sums go to the host. (A grid stride per work-item, as
+ * BabelStream's kernel has, can defeat CPU caches.)
+ */
+#define DOT_CHUNK 1024
+__kernel void clb_stream_dot_chunked(__global const REAL *a, __global const REAL *b,
+                                     __global REAL *partial)
+{
+    size_t i = get_global_id(0);
+    __global const REAL *pa = a + i * DOT_CHUNK, *pb = b + i * DOT_CHUNK;
+    VREAL16 s0 = (VREAL16)(0), s1 = (VREAL16)(0);
 
     for (int j = 0; j < DOT_CHUNK / 16; j += 2) {
         s0 += vload16(j, pa) * vload16(j, pb);
         s1 += vload16(j + 1, pa) * vload16(j + 1, pb);
     }
-    float16 s = s0 + s1;
-    float8 h = s.lo + s.hi;
-    float4 q = h.lo + h.hi;
-    float2 d = q.lo + q.hi;
+    VREAL16 s = s0 + s1;
+    VREAL8 h = s.lo + s.hi;
+    VREAL4 q = h.lo + h.hi;
+    VREAL2 d = q.lo + q.hi;
     partial[i] = d.x + d.y;
 }

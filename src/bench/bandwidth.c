@@ -9,59 +9,76 @@
 #include "clbench/util/timer.h"
 #include "clbench/util/units.h"
 
-#define SCALAR 0.4f
-#define START_A 0.1f
-#define START_B 0.2f
-#define START_C 0.0f
+#define SCALAR 0.4
+#define START_A 0.1
+#define START_B 0.2
+#define START_C 0.0
 /* Rounds between re-initialisations (untimed): a shrinks by 0.96 a round, so without
  * them a * b underflows after about 1000 rounds and the dot product stops being checkable. */
 enum { REINIT_ROUNDS = 200 };
 /* Default bytes per array: far beyond the caches of CPUs and GPUs alike. */
 #define DEFAULT_BYTES (UINT64_C(256) << 20)
 
-enum { K_COPY, K_MUL, K_ADD, K_TRIAD, K_DOT, N_KERNELS };
-static const char *const names[N_KERNELS] = { "copy", "mul", "add", "triad", "dot" };
-static const char *const symbols[N_KERNELS] = { "clb_stream_copy", "clb_stream_mul",
-                                                "clb_stream_add", "clb_stream_triad",
-                                                "clb_stream_dot" };
+enum { K_COPY, K_MUL, K_ADD, K_TRIAD, K_DOT, K_READ, K_DOT_CHUNKED, N_KERNELS };
+static const char *const names[N_KERNELS] = { "copy", "mul", "add", "triad",
+                                              "dot",  "read", "dot chunked" };
+static const char *const symbols[N_KERNELS] = {
+    "clb_stream_copy", "clb_stream_mul",  "clb_stream_add",        "clb_stream_triad",
+    "clb_stream_dot",  "clb_stream_read", "clb_stream_dot_chunked"
+};
 /* Elements per work-item of clb_stream_dot_chunked (DOT_CHUNK in stream.cl). */
 enum { DOT_CHUNK = 1024 };
-/* Arrays each kernel reads plus writes. */
-static const unsigned arrays_moved[N_KERNELS] = { 2, 2, 3, 3, 2 };
+/* Arrays each kernel reads plus writes (read: one store per 16 loads). */
+static const double arrays_moved[N_KERNELS] = { 2, 2, 3, 3, 2, 1 + 1.0 / 16, 2 };
 
-void clb_stream_expected(unsigned iters, float scalar, double *a, double *b, double *c)
+void clb_stream_expected(unsigned iters, bool fp64, double *a, double *b, double *c)
 {
-    float fa = START_A, fb = START_B, fc = START_C;
-
+    /* The device's arithmetic, operation by operation, in its precision. */
+    if (fp64) {
+        double da = START_A, db = START_B, dc = START_C;
+        for (unsigned i = 0; i < iters; i++) {
+            dc = da;
+            db = SCALAR * dc;
+            dc = da + db;
+            da = db + SCALAR * dc;
+        }
+        *a = da, *b = db, *c = dc;
+        return;
+    }
+    float fa = (float)START_A, fb = (float)START_B, fc = (float)START_C;
+    const float scalar = (float)SCALAR;
     for (unsigned i = 0; i < iters; i++) {
         fc = fa;
         fb = scalar * fc;
         fc = fa + fb;
         fa = fb + scalar * fc;
     }
-    *a = fa;
-    *b = fb;
-    *c = fc;
+    *a = fa, *b = fb, *c = fc;
 }
 
 struct stream {
     const struct clb_cl_env *env;
+    bool fp64, chunked;      /* double arrays; the CPU's chunked dot as well */
+    size_t elem;             /* bytes of one element */
     cl_program prog;
     cl_kernel init, k[N_KERNELS];
-    cl_mem a, b, c, partial;
-    size_t n, dot_global, dot_local, groups; /* groups: partial sums */
-    bool chunked_dot;
+    cl_mem a, b, c, partial[N_KERNELS]; /* partial sums of dot, read, dot chunked */
+    size_t n;
+    size_t global[N_KERNELS], local[N_KERNELS], n_partial[N_KERNELS];
 };
 
 static void stream_release(struct stream *s)
 {
-    for (int i = 0; i < N_KERNELS; i++)
+    for (int i = 0; i < N_KERNELS; i++) {
         if (s->k[i])
             clReleaseKernel(s->k[i]);
+        if (s->partial[i])
+            clReleaseMemObject(s->partial[i]);
+    }
     if (s->init)
         clReleaseKernel(s->init);
-    cl_mem *mems[] = { &s->a, &s->b, &s->c, &s->partial };
-    for (size_t i = 0; i < 4; i++)
+    cl_mem *mems[] = { &s->a, &s->b, &s->c };
+    for (size_t i = 0; i < 3; i++)
         if (*mems[i])
             clReleaseMemObject(*mems[i]);
     if (s->prog)
@@ -78,74 +95,87 @@ static int stream_init(struct stream *s, struct clb_error *e)
                : 0;
 }
 
+/* Sets argument `index` of k to the scalar v in the stream's precision. */
+static int set_real(struct stream *s, cl_kernel k, cl_uint index, double v, struct clb_error *e)
+{
+    const float f = (float)v;
+
+    return s->fp64 ? CLB_CL(e, clSetKernelArg, k, index, sizeof(double), &v)
+                   : CLB_CL(e, clSetKernelArg, k, index, sizeof(float), &f);
+}
+
+static int set_mem(cl_kernel k, cl_uint index, cl_mem m, struct clb_error *e)
+{
+    return CLB_CL(e, clSetKernelArg, k, index, sizeof(cl_mem), &m);
+}
+
+/* Each kernel's grid: one work-item per element, or the reductions' own. */
+static void stream_grid(struct stream *s, const struct clb_device *dev)
+{
+    /* BabelStream's: 4 work-groups per compute unit of (up to) 256 work-items. */
+    size_t local = 1, groups = clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS) * 4;
+    while (local * 2 <= 256 && local * 2 <= clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE))
+        local *= 2;
+    groups = groups ? groups : 4;
+    for (int i = 0; i < N_KERNELS; i++)
+        s->global[i] = s->n;
+    s->global[K_DOT] = groups * local;
+    s->local[K_DOT] = local;
+    s->n_partial[K_DOT] = groups;
+    s->global[K_READ] = s->n_partial[K_READ] = s->n / 16;
+    s->global[K_DOT_CHUNKED] = s->n_partial[K_DOT_CHUNKED] = s->n / DOT_CHUNK;
+}
+
 static int stream_setup(struct stream *s, const struct clb_device *dev, struct clb_error *e)
 {
     const struct clb_cl_env *env = s->env;
-    const float va = START_A, vb = START_B, vc = START_C, scalar = SCALAR;
     const cl_uint n32 = (cl_uint)s->n;
     cl_int err;
 
-    if (!(s->prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("stream"), NULL, e)))
+    if (!(s->prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("stream"),
+                                 s->fp64 ? "-DREAL=double -DCLB_FP64" : NULL, e)))
         return -1;
     s->init = clCreateKernel(s->prog, "clb_stream_init", &err);
     if (clb_cl_check(e, "clCreateKernel", err))
         return -1;
-    /* CPUs want each work-item on contiguous data, GPUs want neighbours on neighbours. */
-    s->chunked_dot = clb_device_is_cpu(dev);
+    stream_grid(s, dev);
     for (int i = 0; i < N_KERNELS; i++) {
-        const char *sym = i == K_DOT && s->chunked_dot ? "clb_stream_dot_chunked" : symbols[i];
-        s->k[i] = clCreateKernel(s->prog, sym, &err);
+        if (i == K_DOT_CHUNKED && !s->chunked)
+            continue;
+        s->k[i] = clCreateKernel(s->prog, symbols[i], &err);
         if (clb_cl_check(e, "clCreateKernel", err))
+            return -1;
+        if (!s->n_partial[i])
+            continue;
+        s->partial[i] = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, s->n_partial[i] * s->elem,
+                                      NULL, &err);
+        if (clb_cl_check(e, "clCreateBuffer", err))
             return -1;
     }
     cl_mem *arrays[] = { &s->a, &s->b, &s->c };
     for (int i = 0; i < 3; i++) {
-        *arrays[i] = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, s->n * sizeof(float), NULL, &err);
+        *arrays[i] = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, s->n * s->elem, NULL, &err);
         if (clb_cl_check(e, "clCreateBuffer", err))
             return -1;
     }
-    /* The dot product: a few work-groups per compute unit, a power-of-two size. */
-    s->dot_local = 1;
-    while (s->dot_local * 2 <= 256 &&
-           s->dot_local * 2 <= clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE))
-        s->dot_local *= 2;
-    s->groups = clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS) * 4;
-    if (s->groups == 0)
-        s->groups = 4;
-    s->dot_global = s->groups * s->dot_local;
-    if (s->chunked_dot) {
-        s->groups = s->dot_global = s->n / DOT_CHUNK; /* n is a multiple of 1024 */
-        s->dot_local = 0;
-    }
-    s->partial = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, s->groups * sizeof(float), NULL, &err);
-    if (clb_cl_check(e, "clCreateBuffer", err))
+    if (set_mem(s->init, 0, s->a, e) || set_mem(s->init, 1, s->b, e) ||
+        set_mem(s->init, 2, s->c, e) || set_real(s, s->init, 3, START_A, e) ||
+        set_real(s, s->init, 4, START_B, e) || set_real(s, s->init, 5, START_C, e) ||
+        set_mem(s->k[K_COPY], 0, s->a, e) || set_mem(s->k[K_COPY], 1, s->c, e) ||
+        set_mem(s->k[K_MUL], 0, s->b, e) || set_mem(s->k[K_MUL], 1, s->c, e) ||
+        set_real(s, s->k[K_MUL], 2, SCALAR, e) || set_mem(s->k[K_ADD], 0, s->a, e) ||
+        set_mem(s->k[K_ADD], 1, s->b, e) || set_mem(s->k[K_ADD], 2, s->c, e) ||
+        set_mem(s->k[K_TRIAD], 0, s->a, e) || set_mem(s->k[K_TRIAD], 1, s->b, e) ||
+        set_mem(s->k[K_TRIAD], 2, s->c, e) || set_real(s, s->k[K_TRIAD], 3, SCALAR, e) ||
+        set_mem(s->k[K_DOT], 0, s->a, e) || set_mem(s->k[K_DOT], 1, s->b, e) ||
+        set_mem(s->k[K_DOT], 2, s->partial[K_DOT], e) ||
+        CLB_CL(e, clSetKernelArg, s->k[K_DOT], 3, s->local[K_DOT] * s->elem, NULL) ||
+        CLB_CL(e, clSetKernelArg, s->k[K_DOT], 4, sizeof(cl_uint), &n32) ||
+        set_mem(s->k[K_READ], 0, s->a, e) || set_mem(s->k[K_READ], 1, s->partial[K_READ], e))
         return -1;
-
-    if (CLB_CL(e, clSetKernelArg, s->init, 0, sizeof(cl_mem), &s->a) ||
-        CLB_CL(e, clSetKernelArg, s->init, 1, sizeof(cl_mem), &s->b) ||
-        CLB_CL(e, clSetKernelArg, s->init, 2, sizeof(cl_mem), &s->c) ||
-        CLB_CL(e, clSetKernelArg, s->init, 3, sizeof(float), &va) ||
-        CLB_CL(e, clSetKernelArg, s->init, 4, sizeof(float), &vb) ||
-        CLB_CL(e, clSetKernelArg, s->init, 5, sizeof(float), &vc) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_COPY], 0, sizeof(cl_mem), &s->a) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_COPY], 1, sizeof(cl_mem), &s->c) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_MUL], 0, sizeof(cl_mem), &s->b) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_MUL], 1, sizeof(cl_mem), &s->c) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_MUL], 2, sizeof(float), &scalar) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_ADD], 0, sizeof(cl_mem), &s->a) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_ADD], 1, sizeof(cl_mem), &s->b) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_ADD], 2, sizeof(cl_mem), &s->c) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_TRIAD], 0, sizeof(cl_mem), &s->a) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_TRIAD], 1, sizeof(cl_mem), &s->b) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_TRIAD], 2, sizeof(cl_mem), &s->c) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_TRIAD], 3, sizeof(float), &scalar) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_DOT], 0, sizeof(cl_mem), &s->a) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_DOT], 1, sizeof(cl_mem), &s->b) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_DOT], 2, sizeof(cl_mem), &s->partial))
-        return -1;
-    if (!s->chunked_dot &&
-        (CLB_CL(e, clSetKernelArg, s->k[K_DOT], 3, s->dot_local * sizeof(float), NULL) ||
-         CLB_CL(e, clSetKernelArg, s->k[K_DOT], 4, sizeof(cl_uint), &n32)))
+    if (s->chunked &&
+        (set_mem(s->k[K_DOT_CHUNKED], 0, s->a, e) || set_mem(s->k[K_DOT_CHUNKED], 1, s->b, e) ||
+         set_mem(s->k[K_DOT_CHUNKED], 2, s->partial[K_DOT_CHUNKED], e)))
         return -1;
     return stream_init(s, e);
 }
@@ -153,63 +183,102 @@ static int stream_setup(struct stream *s, const struct clb_device *dev, struct c
 /* One kernel, timed on the host clock around its completion. */
 static int stream_step(struct stream *s, int which, double *seconds, struct clb_error *e)
 {
-    const size_t *global = which == K_DOT ? &s->dot_global : &s->n;
-    const size_t *local = which == K_DOT && !s->chunked_dot ? &s->dot_local : NULL;
+    const size_t *local = s->local[which] ? &s->local[which] : NULL;
     double t0 = clb_now_s();
 
-    if (CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->k[which], 1, NULL, global, local, 0,
-               NULL, NULL) ||
+    if (CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->k[which], 1, NULL, &s->global[which],
+               local, 0, NULL, NULL) ||
         clb_cl_check(e, "clFinish", clb_cl_finish(s->env->queue)))
         return -1;
     *seconds = clb_now_s() - t0;
     return 0;
 }
 
-static double worst_error(const float *x, size_t n, double want)
+/* Element j of an array of float or double. */
+static double at(const void *x, bool fp64, size_t j)
+{
+    return fp64 ? ((const double *)x)[j] : ((const float *)x)[j];
+}
+
+static double worst_error(const void *x, bool fp64, size_t n, double want)
 {
     double worst = 0.0;
 
     for (size_t j = 0; x && j < n; j++) {
-        double err = fabs(x[j] - want) / fabs(want);
+        double err = fabs(at(x, fp64, j) - want) / fabs(want);
         if (!(err <= worst))
             worst = isnan(err) ? INFINITY : err;
     }
     return worst;
 }
 
-bool clb_stream_verify(const float *a, const float *b, const float *c, size_t n, double dot,
-                       unsigned iters, char *why, size_t why_len)
+bool clb_stream_verify(const struct clb_stream_outcome *o, char *why, size_t why_len)
 {
     double want[3];
-    const float *arrays[3] = { a, b, c };
+    const void *arrays[3] = { o->a, o->b, o->c };
+    /* Device and host round the same operations; FMA contraction differs by an ulp, and
+     * the sums add in another order. */
+    const double u = o->fp64 ? 0x1p-53 : 0x1p-24, tol = o->fp64 ? 1e-12 : 1e-4;
+    /* A sum of k terms in the device's precision is off by at most about k u (relative,
+     * all terms of one sign); the host sums the partials compensated, adding nothing. */
+    const double sum_tol = fmax(tol, (double)(o->sum_terms + 64) * u);
 
-    clb_stream_expected(iters, SCALAR, &want[0], &want[1], &want[2]);
+    clb_stream_expected(o->iters, o->fp64, &want[0], &want[1], &want[2]);
     for (int i = 0; i < 3; i++) {
-        double worst = worst_error(arrays[i], n, want[i]);
-        /* Device and host round the same float operations; FMA contraction differs by an ulp. */
-        if (!(worst <= 1e-4)) {
-            snprintf(why, why_len, "wrong result: array %c differs from %.7g by up to %.3g "
-                                   "(relative)", "abc"[i], want[i], worst);
+        double worst = worst_error(arrays[i], o->fp64, o->n, want[i]);
+        if (!(worst <= tol)) {
+            snprintf(why, why_len, "wrong result: array %c differs from %.*g by up to %.3g "
+                                   "(relative)", "abc"[i], o->fp64 ? 17 : 9, want[i], worst);
             return false;
         }
     }
-    double dot_want = want[0] * want[1] * (double)n;
-    if (!(fabs(dot - dot_want) <= 1e-4 * dot_want)) {
-        snprintf(why, why_len, "wrong result: dot %.9g, expected %.9g", dot, dot_want);
-        return false;
-    }
+    const double sums[3] = { o->dot, o->read, o->dot_chunked };
+    const double wants[3] = { want[0] * want[1] * (double)o->n, want[0] * (double)o->n,
+                              want[0] * want[1] * (double)o->n };
+    static const char *const what[3] = { "dot", "read sum", "chunked dot" };
+    for (int i = 0; i < 3; i++)
+        if ((i < 2 || o->has_chunked) && !(fabs(sums[i] - wants[i]) <= sum_tol * wants[i])) {
+            snprintf(why, why_len, "wrong result: %s %.*g, expected %.*g", what[i],
+                     o->fp64 ? 17 : 9, sums[i], o->fp64 ? 17 : 9, wants[i]);
+            return false;
+        }
     return true;
+}
+
+/* The sum of kernel `which`'s partial sums (read into scratch); -1 only on a device fault. */
+static int partial_sum(struct stream *s, int which, void *scratch, double *sum,
+                       struct clb_error *e)
+{
+    *sum = 0;
+    if (CLB_CL(e, clEnqueueReadBuffer, s->env->queue, s->partial[which], CL_TRUE, 0,
+               s->n_partial[which] * s->elem, scratch, 0, NULL, NULL))
+        return -1;
+    /* Compensated (Neumaier): millions of partials would otherwise add the host's own
+     * rounding, as large as the device's in double. */
+    double c = 0;
+    for (size_t g = 0; g < s->n_partial[which]; g++) {
+        const double x = at(scratch, s->fp64, g), t = *sum + x;
+        c += fabs(*sum) >= fabs(x) ? (*sum - t) + x : (x - t) + *sum;
+        *sum = t;
+    }
+    *sum += c;
+    return 0;
 }
 
 /* Reads the arrays and partial sums back and verifies them; -1 only on a device fault. */
 static int stream_check(struct stream *s, unsigned iters, char *why, size_t len,
                         struct clb_error *e)
 {
-    float *host[3] = { malloc(s->n * sizeof(float)), malloc(s->n * sizeof(float)),
-                       malloc(s->n * sizeof(float)) };
-    float *partial = malloc(s->groups * sizeof(float));
+    const size_t most = s->n_partial[K_READ] > s->n_partial[K_DOT_CHUNKED]
+                            ? s->n_partial[K_READ]
+                            : s->n_partial[K_DOT_CHUNKED];
+    void *host[3] = { malloc(s->n * s->elem), malloc(s->n * s->elem), malloc(s->n * s->elem) };
+    void *partial = malloc((most + s->n_partial[K_DOT]) * s->elem);
     cl_mem arrays[3] = { s->a, s->b, s->c };
-    double dot = 0.0;
+    struct clb_stream_outcome o = { .a = host[0], .b = host[1], .c = host[2], .n = s->n,
+                                    .fp64 = s->fp64, .iters = iters, .has_chunked = s->chunked,
+                                    /* BabelStream's dot: each slot adds every global-th */
+                                    .sum_terms = s->n / s->global[K_DOT] + s->local[K_DOT] };
     int rc = -1;
 
     if (!host[0] || !host[1] || !host[2] || !partial) {
@@ -218,15 +287,13 @@ static int stream_check(struct stream *s, unsigned iters, char *why, size_t len,
     }
     for (int i = 0; i < 3; i++)
         if (CLB_CL(e, clEnqueueReadBuffer, s->env->queue, arrays[i], CL_TRUE, 0,
-                   s->n * sizeof(float), host[i], 0, NULL, NULL))
+                   s->n * s->elem, host[i], 0, NULL, NULL))
             goto out;
-    if (CLB_CL(e, clEnqueueReadBuffer, s->env->queue, s->partial, CL_TRUE, 0,
-               s->groups * sizeof(float), partial, 0, NULL, NULL))
+    if (partial_sum(s, K_DOT, partial, &o.dot, e) || partial_sum(s, K_READ, partial, &o.read, e) ||
+        (s->chunked && partial_sum(s, K_DOT_CHUNKED, partial, &o.dot_chunked, e)))
         goto out;
-    for (size_t g = 0; g < s->groups; g++)
-        dot += partial[g];
     why[0] = '\0';
-    clb_stream_verify(host[0], host[1], host[2], s->n, dot, iters, why, len);
+    clb_stream_verify(&o, why, len);
     rc = 0;
 out:
     for (int i = 0; i < 3; i++)
@@ -235,36 +302,72 @@ out:
     return rc;
 }
 
-/* Whether any of the kernels' rows wants another timed round. */
-static bool more(struct clb_micro_row *const *rows, const struct clb_micro_options *opt)
+/* Whether any of the n rows wants another timed round. */
+static bool more(struct clb_micro_row *const *rows, int n, const struct clb_micro_options *opt)
 {
     bool want = false;
 
-    for (int i = 0; i < N_KERNELS; i++)
+    for (int i = 0; i < n; i++)
         want |= clb_micro_want(rows[i], opt->runs, opt->min_time_s);
     return want;
 }
 
-int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env,
-                      const struct clb_micro_options *opt, struct clb_micro_results *out)
+/* Rounds in BabelStream's order until every row has its calls; the first is not timed. */
+static int stream_rounds(struct stream *s, struct clb_micro_row *const *rows, int n,
+                         const struct clb_micro_options *opt, unsigned *since_init,
+                         char *why, size_t len)
+{
+    struct clb_error e = { "" };
+
+    *since_init = 0;
+    for (unsigned r = 0; r == 0 || more(rows, n, opt); r++) {
+        if (*since_init == REINIT_ROUNDS) {
+            if (stream_init(s, &e))
+                goto fault;
+            *since_init = 0;
+        }
+        (*since_init)++;
+        for (int i = 0; i < n; i++) {
+            double t;
+            if (stream_step(s, i, &t, &e))
+                goto fault;
+            if (r > 0 && clb_micro_push(rows[i], t)) {
+                clb_error_set(&e, "out of host memory");
+                goto fault;
+            }
+        }
+    }
+    return 0;
+fault:
+    snprintf(why, len, "%s", e.msg);
+    return -1;
+}
+
+/* One precision's rows on dev: every kernel timed, then the outcome checked. */
+static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
+                   const struct clb_micro_options *opt, bool fp64, struct clb_micro_results *out)
 {
     struct clb_micro_row *rows[N_KERNELS];
-    struct stream s = { .env = env };
+    struct stream s = { .env = env, .fp64 = fp64, .chunked = clb_device_is_cpu(dev),
+                        .elem = fp64 ? sizeof(double) : sizeof(float) };
     struct clb_error e = { "" };
+    const int n_rows = s.chunked ? N_KERNELS : K_DOT_CHUNKED;
+    const char *prec = fp64 ? "fp64" : "fp32";
     char why[512] = "", a[32], b[32];
     uint64_t bytes = opt->bytes ? opt->bytes : DEFAULT_BYTES;
     const uint64_t max_alloc = clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES);
     const uint64_t global = clb_device_u64(dev, CLB_PROP_GLOBAL_MEM_BYTES);
     enum clb_row_status status = CLB_ROW_OK;
+    unsigned since_init = 0;
 
-    for (int i = 0; i < N_KERNELS; i++) {
-        if (!(rows[i] = clb_micro_add(out, dev, "bandwidth", "gbps")))
+    for (int i = 0; i < n_rows; i++)
+        if (!clb_micro_add(out, dev, "bandwidth", "gbps"))
             return -1;
-    }
-    /* rows[] may have moved while growing: take them again. */
-    for (int i = 0; i < N_KERNELS; i++) {
-        rows[i] = &out->rows[out->n_rows - N_KERNELS + i];
-        snprintf(rows[i]->case_, sizeof(rows[i]->case_), "%s", names[i]);
+    /* The rows may have moved while growing: take them now. */
+    for (int i = 0; i < n_rows; i++) {
+        rows[i] = &out->rows[out->n_rows - (size_t)n_rows + (size_t)i];
+        rows[i]->precision = prec;
+        snprintf(rows[i]->case_, sizeof(rows[i]->case_), "%s %s", prec, names[i]);
     }
     if (!opt->bytes) {
         /* The default shrinks to what the device allows; an explicit --bytes does not. */
@@ -273,11 +376,14 @@ int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env
         if (bytes > global / 4)
             bytes = global / 4;
     }
-    s.n = (size_t)(bytes / sizeof(float)) / 1024 * 1024;
-    if (s.n == 0 || s.n > UINT32_MAX) {
+    s.n = (size_t)(bytes / s.elem) / DOT_CHUNK * DOT_CHUNK;
+    if (fp64 && !clb_device_bool(dev, CLB_PROP_FP64)) {
+        status = CLB_ROW_UNAVAILABLE;
+        snprintf(why, sizeof(why), "device has no fp64 (cl_khr_fp64)");
+    } else if (s.n == 0 || s.n > UINT32_MAX) {
         status = CLB_ROW_SKIPPED;
-        snprintf(why, sizeof(why), "arrays of %" PRIu64 " bytes are outside 4 KiB .. 16 GiB",
-                 bytes);
+        snprintf(why, sizeof(why), "arrays of %" PRIu64 " bytes hold no %zu elements of %s, or "
+                 "more than 2^32", bytes, (size_t)DOT_CHUNK, prec);
     } else if (bytes > max_alloc || 3 * bytes > global) {
         status = CLB_ROW_SKIPPED;
         clb_format_bytes(bytes, a, sizeof(a));
@@ -287,49 +393,48 @@ int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env
         status = CLB_ROW_ERROR;
         snprintf(why, sizeof(why), "%s", e.msg);
     } else {
-        for (int i = 0; i < N_KERNELS; i++)
-            rows[i]->work = (double)arrays_moved[i] * (double)s.n * sizeof(float);
-        /* BabelStream's order; the first round warms up and is not timed. Rounds go on
-         * while any kernel wants more (clb_micro_want). */
-        unsigned since_init = 0;
-        for (unsigned r = 0; status == CLB_ROW_OK && (r == 0 || more(rows, opt)); r++) {
-            if (since_init == REINIT_ROUNDS) {
-                if (stream_init(&s, &e)) {
-                    status = CLB_ROW_ERROR;
-                    snprintf(why, sizeof(why), "%s", e.msg);
-                    break;
-                }
-                since_init = 0;
-            }
-            since_init++;
-            for (int i = 0; i < N_KERNELS && status == CLB_ROW_OK; i++) {
-                double t;
-                if (stream_step(&s, i, &t, &e)) {
-                    status = CLB_ROW_ERROR;
-                    snprintf(why, sizeof(why), "%s", e.msg);
-                } else if (r > 0 && clb_micro_push(rows[i], t)) {
-                    status = CLB_ROW_ERROR;
-                    snprintf(why, sizeof(why), "out of host memory");
-                }
-            }
-        }
-        if (status == CLB_ROW_OK) {
-            if (stream_check(&s, since_init, why, sizeof(why), &e)) {
-                status = CLB_ROW_ERROR;
-                snprintf(why, sizeof(why), "%s", e.msg);
-            } else if (why[0]) {
-                status = CLB_ROW_FAILED;
-            }
+        for (int i = 0; i < n_rows; i++)
+            rows[i]->work = arrays_moved[i] * (double)s.n * (double)s.elem;
+        if (stream_rounds(&s, rows, n_rows, opt, &since_init, why, sizeof(why)))
+            status = CLB_ROW_ERROR;
+        else if (stream_check(&s, since_init, why, sizeof(why), &e)) {
+            status = CLB_ROW_ERROR;
+            snprintf(why, sizeof(why), "%s", e.msg);
+        } else if (why[0]) {
+            status = CLB_ROW_FAILED;
         }
     }
-    clb_format_bytes((uint64_t)s.n * sizeof(float), a, sizeof(a));
-    for (int i = 0; i < N_KERNELS; i++) {
+    clb_format_bytes((uint64_t)s.n * s.elem, a, sizeof(a));
+    for (int i = 0; i < n_rows; i++) {
         rows[i]->status = status;
         snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", status == CLB_ROW_OK ? "" : why);
         snprintf(rows[i]->check, sizeof(rows[i]->check),
-                 "3 arrays of %s and the dot product against the scalar recurrence", a);
+                 "3 arrays of %s, the dot products and the read sum against the scalar "
+                 "recurrence", a);
         clb_micro_row_summarize(rows[i]);
     }
     stream_release(&s);
+    return 0;
+}
+
+int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env,
+                      const struct clb_micro_options *opt, struct clb_micro_results *out)
+{
+    bool fp32 = false, fp64 = false;
+
+    for (size_t i = 0; opt->precisions && i < opt->n_precisions; i++) {
+        fp32 |= !strcmp(opt->precisions[i], "fp32");
+        fp64 |= !strcmp(opt->precisions[i], "fp64");
+    }
+    /* None asked for (or only precisions streams have not): BabelStream's default, double
+     * where the device has it. */
+    if (!fp32 && !fp64) {
+        fp64 = clb_device_bool(dev, CLB_PROP_FP64);
+        fp32 = !fp64;
+    }
+    if (fp32 && measure(dev, env, opt, false, out))
+        return -1;
+    if (fp64 && measure(dev, env, opt, true, out))
+        return -1;
     return 0;
 }

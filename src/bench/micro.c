@@ -96,6 +96,9 @@ double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device
 
 double clb_micro_bandwidth(const struct clb_micro_results *r, const struct clb_device *dev)
 {
-    const struct clb_micro_row *row = find(r, dev, "bandwidth", NULL, "triad");
+    /* Bytes per second are the same in either precision: the first triad measured. */
+    const struct clb_micro_row *row = find(r, dev, "bandwidth", NULL, "fp32 triad");
+    if (!row)
+        row = find(r, dev, "bandwidth", NULL, "fp64 triad");
     return row ? row->value : 0.0;
 }

@@ -22,6 +22,7 @@ struct micro_config {
     const char *output;
     uint64_t bytes;
     struct clb_byte_list sizes;
+    struct clb_precision_list precisions; /* bandwidth: -p */
 };
 
 static int opt_bytes(const char *arg, void *field, struct clb_error *e)
@@ -62,6 +63,9 @@ static const struct clb_option peak_options[] = {
 
 static const struct clb_option bandwidth_options[] = {
     MICRO_COMMON_OPTIONS,
+    { "precision", 'p', "LIST",
+      "fp32, fp64 or all (default: fp64 where the device has it, else fp32, as BabelStream)",
+      clb_opt_precisions, offsetof(struct micro_config, precisions) },
     { "bytes", 0, "SIZE",
       "Bytes per array, e.g. 256M (default: 256 MiB, less if the device cannot hold three)",
       opt_bytes, offsetof(struct micro_config, bytes) },
@@ -133,6 +137,19 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
     int rc;
 
     rc = CLB_EXIT_OK;
+    /* Streams run in fp32 and fp64; "all" means both. */
+    const char *precs[CLB_PRECISION_COUNT];
+    for (size_t i = 0; i < cfg->precisions.n; i++) {
+        const enum clb_precision p = cfg->precisions.v[i];
+        if (p == CLB_FP16 && cfg->precisions.n < CLB_PRECISION_COUNT) {
+            fprintf(stderr, "clbench %s: option --precision: streams run in fp32 and fp64, "
+                            "not fp16\n", name);
+            rc = CLB_EXIT_USAGE;
+        }
+        if (p != CLB_FP16)
+            precs[opt.n_precisions++] = clb_precision_name(p);
+    }
+    opt.precisions = opt.n_precisions ? precs : NULL;
     if (cfg->output && clb_format_from_path(cfg->output) < 0) {
         fprintf(stderr, "clbench %s: option --output: '%s' must end in .json or .csv\n", name,
                 cfg->output);

@@ -355,7 +355,7 @@ static void roofline(FILE *out, const struct clb_result_file *f, const char *dev
         const struct clb_result_row *r = &f->rows[i];
         if (!measured_on(r, device, of_rank))
             continue;
-        if (!strcmp(r->benchmark, "bandwidth") && !strcmp(r->case_, "triad"))
+        if (clb_result_row_is_triad(r))
             bw = r->value;
         for (int p = 0; p < 3; p++)
             if (!strcmp(r->benchmark, "peak") && r->headline && r->precision &&

@@ -94,6 +94,29 @@ static int read_fleet(json_t *o, size_t i, struct clb_result_row *r, struct clb_
     return read_figure(o, "fleet_median", i, &r->fleet_median, &present, e);
 }
 
+/*
+ * Files written before bandwidth had precisions name a stream kernel alone
+ * ("triad"), always float: read them as today's rows ("fp32 triad",
+ * precision fp32), so they compare with new files.
+ */
+static void upgrade_stream_row(json_t *o)
+{
+    static const char *const kernels[] = { "copy", "mul", "add", "triad", "dot" };
+    const char *bench = json_string_value(json_object_get(o, "benchmark"));
+    const char *c = json_string_value(json_object_get(o, "case"));
+    char renamed[32];
+
+    if (!bench || !c || strcmp(bench, "bandwidth") || json_object_get(o, "precision"))
+        return;
+    for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++)
+        if (!strcmp(c, kernels[k])) {
+            snprintf(renamed, sizeof(renamed), "fp32 %s", c);
+            json_object_set_new(o, "case", json_string(renamed));
+            json_object_set_new(o, "precision", json_string("fp32"));
+            return;
+        }
+}
+
 static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
 {
     bool present;
@@ -102,6 +125,7 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
         clb_error_set(e, "results[%zu] is not an object", i);
         return -1;
     }
+    upgrade_stream_row(o);
     if (need_string(o, "benchmark", i, &r->benchmark, e) ||
         need_string(o, "case", i, &r->case_, e) || need_string(o, "backend", i, &r->backend, e) ||
         need_string(o, "device_name", i, &r->device, e) ||
@@ -348,4 +372,10 @@ void clb_result_file_destroy(struct clb_result_file *f)
     json_decref(f->root);
     free(f->path);
     free(f);
+}
+
+bool clb_result_row_is_triad(const struct clb_result_row *r)
+{
+    return !strcmp(r->benchmark, "bandwidth") &&
+           (!strcmp(r->case_, "fp32 triad") || !strcmp(r->case_, "fp64 triad"));
 }

@@ -43,8 +43,8 @@ size_t clb_result_speeds(const struct clb_result_file *f, const char *precision,
     for (size_t i = 0; i < f->n_rows; i++) {
         const struct clb_result_row *r = &f->rows[i];
         struct clb_device_speed *s;
-        if (!strcmp(r->benchmark, "bandwidth") && !strcmp(r->case_, "triad") && r->has_value &&
-            (s = entry(r, out, &n, cap)))
+        if (clb_result_row_is_triad(r) && r->has_value && (s = entry(r, out, &n, cap)) &&
+            !s->bandwidth_gbps) /* either precision's: the same bytes per second */
             s->bandwidth_gbps = r->value;
         if (!prefill_row(r) || !(s = entry(r, out, &n, cap)))
             continue;

@@ -150,40 +150,83 @@ static void stream_recurrence(void **state)
     double a, b, c;
 
     (void)state;
-    clb_stream_expected(1, 0.4f, &a, &b, &c);
+    clb_stream_expected(1, false, &a, &b, &c);
     /* c = a = 0.1; b = 0.4 c = 0.04; c = a + b = 0.14; a = b + 0.4 c = 0.096 */
     assert_true(fabs(a - 0.096) < 1e-7 && fabs(b - 0.04) < 1e-7 && fabs(c - 0.14) < 1e-7);
+    /* In double, the same to double's precision; float's rounding shows at 1e-9. */
+    double da, db, dc;
+    clb_stream_expected(1, true, &da, &db, &dc);
+    assert_true(fabs(da - 0.096) < 1e-15 && fabs(db - 0.04) < 1e-15 && fabs(dc - 0.14) < 1e-15);
+    assert_true(fabs(a - 0.096) > 1e-12);
+}
+
+/* Arrays of n elements (float or double) holding the values after `iters` rounds. */
+static void *filled(bool fp64, size_t n, double v)
+{
+    void *x = malloc(n * (fp64 ? sizeof(double) : sizeof(float)));
+    for (size_t i = 0; i < n; i++) {
+        if (fp64)
+            ((double *)x)[i] = v;
+        else
+            ((float *)x)[i] = (float)v;
+    }
+    return x;
 }
 
 static void stream_verify_catches_corruption(void **state)
 {
     enum { N = 4096 };
-    float *a = malloc(N * sizeof(float)), *b = malloc(N * sizeof(float)),
-          *c = malloc(N * sizeof(float));
-    double wa, wb, wc;
     char why[256];
 
     (void)state;
-    clb_stream_expected(11, 0.4f, &wa, &wb, &wc);
-    for (int i = 0; i < N; i++)
-        a[i] = (float)wa, b[i] = (float)wb, c[i] = (float)wc;
-    double dot = wa * wb * N;
-    assert_true(clb_stream_verify(a, b, c, N, dot, 11, why, sizeof(why)));
-    /* The wrong round count is caught. */
-    assert_false(clb_stream_verify(a, b, c, N, dot, 10, why, sizeof(why)));
-    /* One corrupted element of one array. */
-    c[N - 1] *= 1.01f;
-    assert_false(clb_stream_verify(a, b, c, N, dot, 11, why, sizeof(why)));
-    assert_non_null(strstr(why, "array c"));
-    c[N - 1] = (float)wc;
-    /* A wrong dot product. */
-    assert_false(clb_stream_verify(a, b, c, N, dot * 0.99, 11, why, sizeof(why)));
-    assert_non_null(strstr(why, "dot"));
-    a[7] = NAN;
-    assert_false(clb_stream_verify(a, b, c, N, dot, 11, why, sizeof(why)));
-    free(a);
-    free(b);
-    free(c);
+    for (int p = 0; p < 2; p++) {
+        const bool fp64 = p == 1;
+        double wa, wb, wc;
+        clb_stream_expected(11, fp64, &wa, &wb, &wc);
+        void *a = filled(fp64, N, wa), *b = filled(fp64, N, wb), *c = filled(fp64, N, wc);
+        struct clb_stream_outcome o = { .a = a, .b = b, .c = c, .n = N, .fp64 = fp64,
+                                        .iters = 11, .dot = wa * wb * N, .read = wa * N,
+                                        .has_chunked = true, .dot_chunked = wa * wb * N };
+        assert_true(clb_stream_verify(&o, why, sizeof(why)));
+        /* The wrong round count is caught. */
+        o.iters = 10;
+        assert_false(clb_stream_verify(&o, why, sizeof(why)));
+        o.iters = 11;
+        /* One element of one array off by far less than a float ulp, in double. */
+        if (fp64) {
+            ((double *)c)[N - 1] *= 1 + 1e-9;
+            assert_false(clb_stream_verify(&o, why, sizeof(why)));
+            assert_non_null(strstr(why, "array c"));
+            ((double *)c)[N - 1] = wc;
+        } else {
+            ((float *)c)[N - 1] *= 1.01f;
+            assert_false(clb_stream_verify(&o, why, sizeof(why)));
+            assert_non_null(strstr(why, "array c"));
+            ((float *)c)[N - 1] = (float)wc;
+        }
+        /* Each sum: the dot products and the read pass. */
+        o.dot *= 0.99;
+        assert_false(clb_stream_verify(&o, why, sizeof(why)));
+        assert_non_null(strstr(why, "dot"));
+        o.dot = wa * wb * N;
+        o.read *= 1.01;
+        assert_false(clb_stream_verify(&o, why, sizeof(why)));
+        assert_non_null(strstr(why, "read sum"));
+        o.read = wa * N;
+        o.dot_chunked = 0;
+        assert_false(clb_stream_verify(&o, why, sizeof(why)));
+        assert_non_null(strstr(why, "chunked dot"));
+        o.has_chunked = false; /* not run: not checked */
+        assert_true(clb_stream_verify(&o, why, sizeof(why)));
+        if (fp64)
+            ((double *)a)[7] = NAN;
+        else
+            ((float *)a)[7] = NAN;
+        assert_false(clb_stream_verify(&o, why, sizeof(why)));
+        free(a);
+        free(b);
+        free(c);
+    }
 }
 
 static void row_summary(void **state)

@@ -132,16 +132,32 @@ double clb_peak_expected(const struct clb_peak_expect *x, uint64_t item);
 bool clb_peak_verify(const struct clb_peak_expect *x, const void *out, size_t n, char *why,
                      size_t why_len);
 
-/* The arrays' values after `iters` rounds of copy, mul, add, triad (BabelStream order). */
-void clb_stream_expected(unsigned iters, float scalar, double *a, double *b, double *c);
+/*
+ * The arrays' values after `iters` rounds of copy, mul, add, triad
+ * (BabelStream's order, scalar 0.4, from a = 0.1, b = 0.2, c = 0), computed
+ * in float or, with fp64, in double, as the device does.
+ */
+void clb_stream_expected(unsigned iters, bool fp64, double *a, double *b, double *c);
+
+/* What one precision's bandwidth run left behind, for clb_stream_verify. */
+struct clb_stream_outcome {
+    const void *a, *b, *c;  /* n elements each, float or double (fp64); any may be NULL */
+    size_t n;
+    bool fp64;
+    unsigned iters;         /* rounds since the arrays were set */
+    double dot, read;       /* the last dot product and read pass's sums */
+    bool has_chunked;       /* and the CPU's chunked dot product's */
+    double dot_chunked;
+    size_t sum_terms;       /* most terms one device-side sum added in sequence */
+};
 
 /*
- * Checks the bandwidth benchmark's outcome: every element of the n-element
- * arrays (any may be NULL to skip it) against the scalar recurrence after
- * `iters` rounds, and the last dot product against n * a * b. Returns true,
- * or false with `why` filled.
+ * Checks the bandwidth benchmark's outcome: every element of the arrays
+ * against the scalar recurrence after `iters` rounds (relative 1e-4 in
+ * float, 1e-12 in double), the dot products against n * a * b and the read
+ * sum against n * a (relative (sum_terms + 64) u, u the unit roundoff, or
+ * the arrays' bound if larger). Returns true, or false with `why` filled.
  */
-bool clb_stream_verify(const float *a, const float *b, const float *c, size_t n, double dot,
-                       unsigned iters, char *why, size_t why_len);
+bool clb_stream_verify(const struct clb_stream_outcome *o, char *why, size_t why_len);
 
 #endif
