@@ -343,9 +343,13 @@ fault:
     return -1;
 }
 
-/* One precision's rows on dev: every kernel timed, then the outcome checked. */
+/*
+ * One precision's rows on dev at `bytes` per array (0: the default): every
+ * kernel timed, then the outcome checked. In a sweep the case names the size.
+ */
 static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
-                   const struct clb_micro_options *opt, bool fp64, struct clb_micro_results *out)
+                   const struct clb_micro_options *opt, bool fp64, uint64_t bytes,
+                   bool sweep, struct clb_micro_results *out)
 {
     struct clb_micro_row *rows[N_KERNELS];
     struct stream s = { .env = env, .fp64 = fp64, .chunked = clb_device_is_cpu(dev),
@@ -354,7 +358,7 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     const int n_rows = s.chunked ? N_KERNELS : K_DOT_CHUNKED;
     const char *prec = fp64 ? "fp64" : "fp32";
     char why[512] = "", a[32], b[32];
-    uint64_t bytes = opt->bytes ? opt->bytes : DEFAULT_BYTES;
+    const bool given = bytes != 0;
     const uint64_t max_alloc = clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES);
     const uint64_t global = clb_device_u64(dev, CLB_PROP_GLOBAL_MEM_BYTES);
     enum clb_row_status status = CLB_ROW_OK;
@@ -367,9 +371,9 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     for (int i = 0; i < n_rows; i++) {
         rows[i] = &out->rows[out->n_rows - (size_t)n_rows + (size_t)i];
         rows[i]->precision = prec;
-        snprintf(rows[i]->case_, sizeof(rows[i]->case_), "%s %s", prec, names[i]);
     }
-    if (!opt->bytes) {
+    if (!given) {
+        bytes = DEFAULT_BYTES;
         /* The default shrinks to what the device allows; an explicit --bytes does not. */
         if (bytes > max_alloc)
             bytes = max_alloc;
@@ -377,6 +381,11 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
             bytes = global / 4;
     }
     s.n = (size_t)(bytes / s.elem) / DOT_CHUNK * DOT_CHUNK;
+    /* In a sweep the case names the size the arrays have (whole chunks of elements). */
+    clb_format_bytes(s.n ? (uint64_t)s.n * s.elem : bytes, a, sizeof(a));
+    for (int i = 0; i < n_rows; i++)
+        snprintf(rows[i]->case_, sizeof(rows[i]->case_), "%s %s%s%s", prec, names[i],
+                 sweep ? " " : "", sweep ? a : "");
     if (fp64 && !clb_device_bool(dev, CLB_PROP_FP64)) {
         status = CLB_ROW_UNAVAILABLE;
         snprintf(why, sizeof(why), "device has no fp64 (cl_khr_fp64)");
@@ -432,9 +441,13 @@ int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env
         fp64 = clb_device_bool(dev, CLB_PROP_FP64);
         fp32 = !fp64;
     }
-    if (fp32 && measure(dev, env, opt, false, out))
-        return -1;
-    if (fp64 && measure(dev, env, opt, true, out))
-        return -1;
+    /* A sweep (--sizes): smallest first, each size in both precisions before the next. */
+    const size_t n = opt->sizes ? opt->n_sizes : 1;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t bytes = opt->sizes ? opt->sizes[i] : opt->bytes;
+        if ((fp32 && measure(dev, env, opt, false, bytes, opt->sizes != NULL, out)) ||
+            (fp64 && measure(dev, env, opt, true, bytes, opt->sizes != NULL, out)))
+            return -1;
+    }
     return 0;
 }

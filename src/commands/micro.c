@@ -69,6 +69,9 @@ static const struct clb_option bandwidth_options[] = {
     { "bytes", 0, "SIZE",
       "Bytes per array, e.g. 256M (default: 256 MiB, less if the device cannot hold three)",
       opt_bytes, offsetof(struct micro_config, bytes) },
+    { "sizes", 0, "LIST",
+      "Instead of --bytes, a sweep of array sizes (64K,1M,16M,256M): each size's rows, and "
+      "where the caches stop helping", clb_opt_byte_list, offsetof(struct micro_config, sizes) },
     { 0 },
 };
 
@@ -150,6 +153,10 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
             precs[opt.n_precisions++] = clb_precision_name(p);
     }
     opt.precisions = opt.n_precisions ? precs : NULL;
+    if (cfg->bytes && cfg->sizes.n) {
+        fprintf(stderr, "clbench %s: options --bytes and --sizes conflict: give one\n", name);
+        rc = CLB_EXIT_USAGE;
+    }
     if (cfg->output && clb_format_from_path(cfg->output) < 0) {
         fprintf(stderr, "clbench %s: option --output: '%s' must end in .json or .csv\n", name,
                 cfg->output);

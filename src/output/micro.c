@@ -30,6 +30,62 @@ static void datasheet_notes(FILE *out, const struct clb_micro_results *res, bool
     }
 }
 
+static bool sweep_triad(const struct clb_micro_row *r)
+{
+    return !strcmp(r->benchmark, "bandwidth") && r->status == CLB_ROW_OK && r->n_times &&
+           r->precision && strstr(r->case_, " triad ") && r->work > 0;
+}
+
+/*
+ * Under a --sizes sweep: per device and precision, the largest array size
+ * whose triad still runs at 1.5x or more of the largest size's (caches
+ * helping), and the next size (where they stop).
+ */
+static void sweep_notes(FILE *out, const struct clb_micro_results *res)
+{
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_micro_row *r = &res->rows[i], *big = r, *cached = NULL, *after = NULL;
+        bool first = sweep_triad(r);
+        for (size_t j = 0; j < i && first; j++)
+            first = !(sweep_triad(&res->rows[j]) && res->rows[j].device == r->device &&
+                      !strcmp(res->rows[j].precision, r->precision));
+        if (!first)
+            continue;
+        for (size_t j = i; j < res->n_rows; j++)
+            if (sweep_triad(&res->rows[j]) && res->rows[j].device == r->device &&
+                !strcmp(res->rows[j].precision, r->precision) && res->rows[j].work > big->work)
+                big = &res->rows[j];
+        for (size_t j = i; j < res->n_rows; j++) {
+            const struct clb_micro_row *q = &res->rows[j];
+            if (!sweep_triad(q) || q->device != r->device || strcmp(q->precision, r->precision))
+                continue;
+            if (q->value >= 1.5 * big->value && (!cached || q->work > cached->work))
+                cached = q;
+        }
+        for (size_t j = i; cached && j < res->n_rows; j++) {
+            const struct clb_micro_row *q = &res->rows[j];
+            if (sweep_triad(q) && q->device == r->device && !strcmp(q->precision, r->precision) &&
+                q->work > cached->work && (!after || q->work < after->work))
+                after = q;
+        }
+        char dev[160], a[32], b[32], va[48], vb[48];
+        clb_device_label(r->device, dev, sizeof(dev));
+        clb_format_bytes((uint64_t)(big->work / 3), b, sizeof(b));
+        clb_format_metric(big->metric, big->value, vb, sizeof(vb));
+        if (!cached || !after) {
+            fprintf(out, "SWEEP: %s %s triad: no size ran 1.5x faster than %s arrays (%s)\n",
+                    dev, r->precision, b, vb);
+            continue;
+        }
+        clb_format_bytes((uint64_t)(cached->work / 3), a, sizeof(a));
+        clb_format_metric(cached->metric, cached->value, va, sizeof(va));
+        clb_format_bytes((uint64_t)(after->work / 3), b, sizeof(b));
+        clb_format_metric(after->metric, after->value, vb, sizeof(vb));
+        fprintf(out, "SWEEP: %s %s triad: caches help up to %s arrays (%s) and stop by %s (%s)\n",
+                dev, r->precision, a, va, b, vb);
+    }
+}
+
 int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool verbose)
 {
     /* The headline's statistic names its column; the other one follows it. */
@@ -88,6 +144,7 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
     clb_table_print(t, out);
     clb_table_destroy(t);
     datasheet_notes(out, res, verbose);
+    sweep_notes(out, res);
     return 0;
 }
 
