@@ -118,3 +118,35 @@ __kernel void clb_stream_dot_chunked(__global const REAL *a, __global const REAL
     VREAL2 d = q.lo + q.hi;
     partial[i] = d.x + d.y;
 }
+
+/*
+ * Local-memory bandwidth: a work-group of LOCAL_N work-items fills a tile
+ * with 0, 1, ..., LOCAL_N - 1, then each work-item sums 16 x rounds
+ * entries, walking the tile from its own slot (neighbouring work-items hit
+ * neighbouring banks). With 16 x rounds a multiple of LOCAL_N, every sum is
+ * (16 rounds / LOCAL_N) x LOCAL_N (LOCAL_N - 1) / 2, exact in float up to
+ * rounds = 8192.
+ */
+#define LOCAL_N 256
+__kernel __attribute__((reqd_work_group_size(LOCAL_N, 1, 1))) void
+clb_stream_local(__global REAL *out, uint rounds)
+{
+    __local REAL tile[LOCAL_N];
+    const uint lid = get_local_id(0);
+    REAL sum = 0;
+
+    tile[lid] = (REAL)lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint r = 0; r < rounds; r++) {
+        const uint base = lid + 16 * r;
+        sum += tile[(base + 0) & (LOCAL_N - 1)] + tile[(base + 1) & (LOCAL_N - 1)] +
+               tile[(base + 2) & (LOCAL_N - 1)] + tile[(base + 3) & (LOCAL_N - 1)] +
+               tile[(base + 4) & (LOCAL_N - 1)] + tile[(base + 5) & (LOCAL_N - 1)] +
+               tile[(base + 6) & (LOCAL_N - 1)] + tile[(base + 7) & (LOCAL_N - 1)] +
+               tile[(base + 8) & (LOCAL_N - 1)] + tile[(base + 9) & (LOCAL_N - 1)] +
+               tile[(base + 10) & (LOCAL_N - 1)] + tile[(base + 11) & (LOCAL_N - 1)] +
+               tile[(base + 12) & (LOCAL_N - 1)] + tile[(base + 13) & (LOCAL_N - 1)] +
+               tile[(base + 14) & (LOCAL_N - 1)] + tile[(base + 15) & (LOCAL_N - 1)];
+    }
+    out[get_global_id(0)] = sum;
+}

@@ -426,6 +426,123 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     return 0;
 }
 
+enum { LOCAL_N = 256, LOCAL_ROUNDS = 8192 }; /* LOCAL_N as in stream.cl; rounds: exactness */
+
+/* One launch of clb_stream_local on `global` work-items, timed on the host around it. */
+static int local_launch(const struct clb_cl_env *env, cl_kernel k, size_t global,
+                        double *seconds, struct clb_error *e)
+{
+    const size_t local = LOCAL_N;
+    const double t0 = clb_now_s();
+
+    if (CLB_CL(e, clEnqueueNDRangeKernel, env->queue, k, 1, NULL, &global, &local, 0, NULL,
+               NULL) ||
+        clb_cl_check(e, "clFinish", clb_cl_finish(env->queue)))
+        return -1;
+    *seconds = clb_now_s() - t0;
+    return 0;
+}
+
+/*
+ * Local-memory bandwidth in one precision: work-groups of LOCAL_N read a
+ * tile of local memory 16 x LOCAL_ROUNDS times a work-item, the launch grown
+ * until it takes 5 ms; every work-item's sum checked exactly.
+ */
+static int measure_local(const struct clb_device *dev, const struct clb_cl_env *env,
+                         const struct clb_micro_options *opt, bool fp64,
+                         struct clb_micro_results *out)
+{
+    struct clb_micro_row *row = clb_micro_add(out, dev, "bandwidth", "gbps");
+    const size_t elem = fp64 ? sizeof(double) : sizeof(float);
+    const cl_uint rounds = LOCAL_ROUNDS;
+    struct clb_error e = { "" };
+    cl_program prog = NULL;
+    cl_kernel k = NULL;
+    cl_mem res = NULL;
+    void *host = NULL;
+    size_t global = LOCAL_N * 4;
+    double seconds = 0;
+    cl_int err;
+
+    if (!row)
+        return -1;
+    row->precision = fp64 ? "fp64" : "fp32";
+    snprintf(row->case_, sizeof(row->case_), "%s local", row->precision);
+    if ((fp64 && !clb_device_bool(dev, CLB_PROP_FP64)) ||
+        clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE) < LOCAL_N) {
+        row->status = CLB_ROW_UNAVAILABLE;
+        snprintf(row->reason, sizeof(row->reason), "%s",
+                 fp64 && !clb_device_bool(dev, CLB_PROP_FP64)
+                     ? "device has no fp64 (cl_khr_fp64)"
+                     : "work-groups of 256 are beyond the device");
+        return 0;
+    }
+    if (!(prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("stream"),
+                              fp64 ? "-DREAL=double -DCLB_FP64" : NULL, &e)))
+        goto fault;
+    k = clCreateKernel(prog, "clb_stream_local", &err);
+    if (clb_cl_check(&e, "clCreateKernel", err) ||
+        CLB_CL(&e, clSetKernelArg, k, 1, sizeof(cl_uint), &rounds))
+        goto fault;
+    /* Grow the launch (a power of two of work-groups) until it takes 5 ms. */
+    for (;;) {
+        if (res)
+            clReleaseMemObject(res);
+        res = clb_cl_buffer(env->ctx, CL_MEM_WRITE_ONLY, global * elem, NULL, &err);
+        if (clb_cl_check(&e, "clCreateBuffer", err) ||
+            CLB_CL(&e, clSetKernelArg, k, 0, sizeof(cl_mem), &res) ||
+            local_launch(env, k, global, &seconds, &e))
+            goto fault;
+        if (seconds >= 0.005 || global >= (size_t)LOCAL_N << 14)
+            break;
+        global *= 2;
+    }
+    row->work = (double)global * 16.0 * LOCAL_ROUNDS * (double)elem;
+    while (clb_micro_want(row, opt->runs, opt->min_time_s)) {
+        if (local_launch(env, k, global, &seconds, &e))
+            goto fault;
+        if (clb_micro_push(row, seconds)) {
+            clb_error_set(&e, "out of host memory");
+            goto fault;
+        }
+    }
+    if (!(host = malloc(global * elem))) {
+        clb_error_set(&e, "out of host memory");
+        goto fault;
+    }
+    if (CLB_CL(&e, clEnqueueReadBuffer, env->queue, res, CL_TRUE, 0, global * elem, host, 0,
+               NULL, NULL))
+        goto fault;
+    const double want = 16.0 * LOCAL_ROUNDS / LOCAL_N * (LOCAL_N * (LOCAL_N - 1) / 2.0);
+    row->status = CLB_ROW_OK;
+    row->reason[0] = '\0';
+    for (size_t i = 0; i < global; i++)
+        if (at(host, fp64, i) != want) {
+            row->status = CLB_ROW_FAILED;
+            snprintf(row->reason, sizeof(row->reason),
+                     "wrong result: work-item %zu summed %.17g, expected %.17g", i,
+                     at(host, fp64, i), want);
+            break;
+        }
+    snprintf(row->check, sizeof(row->check),
+             "%zu work-items x %d local reads each, every sum exact", global,
+             16 * LOCAL_ROUNDS);
+    goto done;
+fault:
+    row->status = CLB_ROW_ERROR;
+    snprintf(row->reason, sizeof(row->reason), "%s", e.msg);
+done:
+    clb_micro_row_summarize(row);
+    free(host);
+    if (res)
+        clReleaseMemObject(res);
+    if (k)
+        clReleaseKernel(k);
+    if (prog)
+        clReleaseProgram(prog);
+    return 0;
+}
+
 int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env,
                       const struct clb_micro_options *opt, struct clb_micro_results *out)
 {
@@ -449,5 +566,9 @@ int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env
             (fp64 && measure(dev, env, opt, true, bytes, opt->sizes != NULL, out)))
             return -1;
     }
+    /* Local memory has no array size: once per precision. */
+    if ((fp32 && measure_local(dev, env, opt, false, out)) ||
+        (fp64 && measure_local(dev, env, opt, true, out)))
+        return -1;
     return 0;
 }

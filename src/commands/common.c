@@ -164,7 +164,10 @@ void clb_datasheet_attach(struct clb_micro_results *res)
     for (size_t i = 0; i < res->n_rows; i++) {
         struct clb_micro_row *row = &res->rows[i];
         enum clb_ds_figure f;
-        if (!strcmp(row->benchmark, "bandwidth"))
+        const size_t len = strlen(row->case_);
+        /* Local memory is on the chip: no datasheet figure is of it. */
+        if (!strcmp(row->benchmark, "bandwidth") &&
+            !(len > 6 && !strcmp(row->case_ + len - 6, " local")))
             row->datasheet = datasheet_ref(row->device, CLB_DS_MEMORY);
         else if (!strcmp(row->benchmark, "peak") && !row->device)
             row->datasheet = derived_ref(res, row->precision, 1.0);
