@@ -57,7 +57,9 @@ __kernel void clb_stream_triad(__global REAL *a, __global const REAL *b, __globa
 
 /*
  * BabelStream's dot product, as its OpenCL version defines it: a fixed grid
- * (a few work-groups per compute unit) strides over the arrays, each
+ * (on CPUs a work-group per compute unit of twice the native double vector
+ * width, elsewhere 4 per compute unit of the largest work-group the device
+ * allows; set by the host) strides over the arrays, each
  * work-item accumulating straight into its slot of local memory; the
  * work-group then halves that array in a tree, and one partial sum per
  * work-group goes to the host.

@@ -3,6 +3,9 @@
  * where CLBlast is absent, and a second opinion where it is present. It runs
  * the stored tuning it is handed when that is valid on the device, otherwise
  * defaults by device type; its tuning part is what `clbench tune` searches.
+ * Every mode runs: the kernels read A and B through strides and offsets and
+ * write a row-major C; a column-major C is computed as the row-major C^T =
+ * op(B)^T op(A)^T (struct own_problem).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +31,20 @@ struct own_params {
     unsigned kw;         /* OWN_LOCAL: K per slice staged in local memory */
 };
 
+/*
+ * The problem as the kernels take it: C row-major (m x n, ldc), A's entry
+ * (i, k) at a_off + i * a_rs + k * a_cs of buffer `a`, B's likewise. In a
+ * column-major mode m and n, and A and B, are swapped.
+ */
+struct own_problem {
+    cl_uint m, n, k;
+    cl_uint a_rs, a_cs, a_off, b_rs, b_cs, b_off, ldc, c_off;
+    const cl_mem *a, *b; /* the state's buffers */
+};
+
 struct own_state {
     const struct clb_gemm_data *data;
+    struct own_problem q;
     const struct clb_cl_env *env;
     struct own_params p;
     bool tuned;
@@ -263,6 +278,35 @@ static uint64_t round_up(uint64_t v, uint64_t to)
     return (v + to - 1) / to * to;
 }
 
+/* The problem in the kernels' terms, from the data's layouts (sizes checked by the caller). */
+static void own_problem(struct own_state *s)
+{
+    const struct clb_gemm_data *d = s->data;
+    struct own_problem *q = &s->q;
+
+    q->k = (cl_uint)d->shape.k;
+    q->ldc = (cl_uint)d->lc.ld;
+    q->c_off = (cl_uint)d->lc.offset;
+    if (d->lc.col_stride == 1) {
+        q->m = (cl_uint)d->shape.m;
+        q->n = (cl_uint)d->shape.n;
+        q->a_rs = (cl_uint)d->la.row_stride, q->a_cs = (cl_uint)d->la.col_stride;
+        q->b_rs = (cl_uint)d->lb.row_stride, q->b_cs = (cl_uint)d->lb.col_stride;
+        q->a_off = (cl_uint)d->la.offset, q->b_off = (cl_uint)d->lb.offset;
+        q->a = &s->m.a;
+        q->b = &s->m.b;
+        return;
+    }
+    /* C column-major: C^T (n x m, row-major with the same ldc) = op(B)^T op(A)^T. */
+    q->m = (cl_uint)d->shape.n;
+    q->n = (cl_uint)d->shape.m;
+    q->a_rs = (cl_uint)d->lb.col_stride, q->a_cs = (cl_uint)d->lb.row_stride;
+    q->b_rs = (cl_uint)d->la.col_stride, q->b_cs = (cl_uint)d->la.row_stride;
+    q->a_off = (cl_uint)d->lb.offset, q->b_off = (cl_uint)d->la.offset;
+    q->a = &s->m.b;
+    q->b = &s->m.a;
+}
+
 static cl_kernel kernel(struct own_state *s, const char *name, struct clb_error *e)
 {
     cl_int err;
@@ -310,6 +354,13 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
         clb_error_set(e, "dimensions beyond 2^31 are not supported by clbench's kernel");
         goto error;
     }
+    if (data->la.ld > UINT32_MAX || data->lb.ld > UINT32_MAX || data->lc.ld > UINT32_MAX ||
+        data->mode.offset > UINT32_MAX) {
+        clb_error_set(e, "leading dimensions or offsets beyond 2^32 are not supported by "
+                         "clbench's kernel");
+        goto error;
+    }
+    own_problem(s);
     if (s->p.variant == OWN_LOCAL)
         snprintf(options, sizeof(options), "-DTM=%u -DVW=1 -DNV=%u -DLX=%u -DLY=%u -DKW=%u%s",
                  s->p.tm, s->p.nv, s->p.lx, s->p.ly, s->p.kw, fp64);
@@ -329,11 +380,11 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
         !(s->pack_b = kernel(s, "clb_gemm_pack_b", e)))
         goto error;
     const uint64_t tn = (uint64_t)s->p.vw * s->p.nv;
-    s->ap = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, round_up(sh.m, s->p.tm) * sh.k * es, NULL,
-                          &err);
+    s->ap = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, round_up(s->q.m, s->p.tm) * sh.k * es,
+                          NULL, &err);
     if (clb_cl_check(e, "clCreateBuffer(panels of A)", err))
         goto error;
-    s->bp = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, round_up(sh.n, tn) * sh.k * es, NULL,
+    s->bp = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, round_up(s->q.n, tn) * sh.k * es, NULL,
                           &err);
     if (clb_cl_check(e, "clCreateBuffer(panels of B)", err))
         goto error;
@@ -371,33 +422,49 @@ static int set_scalar(cl_kernel k, cl_uint idx, enum clb_precision p, double v,
 static int run_local(struct own_state *s, struct clb_error *e)
 {
     const struct clb_gemm_data *d = s->data;
-    const cl_uint m = (cl_uint)d->shape.m, n = (cl_uint)d->shape.n, k = (cl_uint)d->shape.k;
+    const struct own_problem *q = &s->q;
     const size_t local[2] = { s->p.lx, s->p.ly };
-    const size_t global[2] = { round_up(n, (uint64_t)s->p.lx * s->p.nv) / s->p.nv,
-                               round_up(m, (uint64_t)s->p.ly * s->p.tm) / s->p.tm };
+    const size_t global[2] = { round_up(q->n, (uint64_t)s->p.lx * s->p.nv) / s->p.nv,
+                               round_up(q->m, (uint64_t)s->p.ly * s->p.tm) / s->p.tm };
+    const cl_uint *uints[] = { &q->m,    &q->n,   &q->k,     &q->a_rs,  &q->a_cs, &q->b_rs,
+                               &q->b_cs, &q->ldc, &q->a_off, &q->b_off, &q->c_off };
+    const cl_uint n_uints = sizeof(uints) / sizeof(uints[0]);
 
-    if (CLB_CL(e, clSetKernelArg, s->gemm, 0, sizeof(cl_uint), &m) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 1, sizeof(cl_uint), &n) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 2, sizeof(cl_uint), &k) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 3, sizeof(cl_uint), &k) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 4, sizeof(cl_uint), &n) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 5, sizeof(cl_uint), &n) ||
-        set_scalar(s->gemm, 6, d->precision, d->alpha, e) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 7, sizeof(cl_mem), &s->m.a) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 8, sizeof(cl_mem), &s->m.b) ||
-        set_scalar(s->gemm, 9, d->precision, d->beta, e) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 10, sizeof(cl_mem), &s->m.c) ||
+    for (cl_uint i = 0; i < n_uints; i++)
+        if (CLB_CL(e, clSetKernelArg, s->gemm, i, sizeof(cl_uint), uints[i]))
+            return -1;
+    if (set_scalar(s->gemm, n_uints, d->precision, d->alpha, e) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, n_uints + 1, sizeof(cl_mem), q->a) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, n_uints + 2, sizeof(cl_mem), q->b) ||
+        set_scalar(s->gemm, n_uints + 3, d->precision, d->beta, e) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, n_uints + 4, sizeof(cl_mem), &s->m.c) ||
         CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->gemm, 2, NULL, global, local, 0,
                NULL, NULL))
         return -1;
     return clb_cl_check(e, "clFinish", clb_cl_finish(s->env->queue)) ? -1 : 0;
 }
 
+/* Sets the packing kernel's arguments: rows, columns, strides, offset, source, panels. */
+static int set_pack_args(cl_kernel k, cl_uint rows, cl_uint cols, cl_uint rs, cl_uint cs,
+                         cl_uint off, const cl_mem *src, const cl_mem *dst, struct clb_error *e)
+{
+    return CLB_CL(e, clSetKernelArg, k, 0, sizeof(cl_uint), &rows) ||
+                   CLB_CL(e, clSetKernelArg, k, 1, sizeof(cl_uint), &cols) ||
+                   CLB_CL(e, clSetKernelArg, k, 2, sizeof(cl_uint), &rs) ||
+                   CLB_CL(e, clSetKernelArg, k, 3, sizeof(cl_uint), &cs) ||
+                   CLB_CL(e, clSetKernelArg, k, 4, sizeof(cl_uint), &off) ||
+                   CLB_CL(e, clSetKernelArg, k, 5, sizeof(cl_mem), src) ||
+                   CLB_CL(e, clSetKernelArg, k, 6, sizeof(cl_mem), dst)
+               ? -1
+               : 0;
+}
+
 static int own_run(void *state, struct clb_error *e)
 {
     struct own_state *s = state;
     const struct clb_gemm_data *d = s->data;
-    const cl_uint m = (cl_uint)d->shape.m, n = (cl_uint)d->shape.n, k = (cl_uint)d->shape.k;
+    const struct own_problem *q = &s->q;
+    const cl_uint m = q->m, n = q->n, k = q->k;
     const cl_uint tn = s->p.vw * s->p.nv;
     const cl_uint kc_max = s->p.kc ? s->p.kc : k;
     const size_t local[2] = { s->p.lx, s->p.ly };
@@ -409,36 +476,29 @@ static int own_run(void *state, struct clb_error *e)
     if (s->p.variant == OWN_LOCAL)
         return run_local(s, e);
     /* Packing is part of the call, as CLBlast's own pre-processing is part of its. */
-    if (CLB_CL(e, clSetKernelArg, s->pack_a, 0, sizeof(cl_uint), &m) ||
-        CLB_CL(e, clSetKernelArg, s->pack_a, 1, sizeof(cl_uint), &k) ||
-        CLB_CL(e, clSetKernelArg, s->pack_a, 2, sizeof(cl_uint), &k) ||
-        CLB_CL(e, clSetKernelArg, s->pack_a, 3, sizeof(cl_mem), &s->m.a) ||
-        CLB_CL(e, clSetKernelArg, s->pack_a, 4, sizeof(cl_mem), &s->ap) ||
+    if (set_pack_args(s->pack_a, m, k, q->a_rs, q->a_cs, q->a_off, q->a, &s->ap, e) ||
         CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->pack_a, 2, NULL, global_a, NULL, 0,
                NULL, NULL) ||
-        CLB_CL(e, clSetKernelArg, s->pack_b, 0, sizeof(cl_uint), &k) ||
-        CLB_CL(e, clSetKernelArg, s->pack_b, 1, sizeof(cl_uint), &n) ||
-        CLB_CL(e, clSetKernelArg, s->pack_b, 2, sizeof(cl_uint), &n) ||
-        CLB_CL(e, clSetKernelArg, s->pack_b, 3, sizeof(cl_mem), &s->m.b) ||
-        CLB_CL(e, clSetKernelArg, s->pack_b, 4, sizeof(cl_mem), &s->bp) ||
+        set_pack_args(s->pack_b, k, n, q->b_rs, q->b_cs, q->b_off, q->b, &s->bp, e) ||
         CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->pack_b, 2, NULL, global_b, NULL, 0,
                NULL, NULL))
         return -1;
     if (CLB_CL(e, clSetKernelArg, s->gemm, 0, sizeof(cl_uint), &m) ||
         CLB_CL(e, clSetKernelArg, s->gemm, 1, sizeof(cl_uint), &n) ||
         CLB_CL(e, clSetKernelArg, s->gemm, 2, sizeof(cl_uint), &k) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 5, sizeof(cl_uint), &n) ||
-        set_scalar(s->gemm, 6, d->precision, d->alpha, e) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 7, sizeof(cl_mem), &s->ap) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 8, sizeof(cl_mem), &s->bp) ||
-        CLB_CL(e, clSetKernelArg, s->gemm, 10, sizeof(cl_mem), &s->m.c))
+        CLB_CL(e, clSetKernelArg, s->gemm, 5, sizeof(cl_uint), &q->ldc) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 6, sizeof(cl_uint), &q->c_off) ||
+        set_scalar(s->gemm, 7, d->precision, d->alpha, e) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 8, sizeof(cl_mem), &s->ap) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 9, sizeof(cl_mem), &s->bp) ||
+        CLB_CL(e, clSetKernelArg, s->gemm, 11, sizeof(cl_mem), &s->m.c))
         return -1;
     /* K in chunks: the first applies beta, the rest add onto it. */
     for (cl_uint k0 = 0; k0 < k; k0 += kc_max) {
         const cl_uint kc = k - k0 < kc_max ? k - k0 : kc_max;
         if (CLB_CL(e, clSetKernelArg, s->gemm, 3, sizeof(cl_uint), &k0) ||
             CLB_CL(e, clSetKernelArg, s->gemm, 4, sizeof(cl_uint), &kc) ||
-            set_scalar(s->gemm, 9, d->precision, k0 == 0 ? d->beta : 1.0, e) ||
+            set_scalar(s->gemm, 10, d->precision, k0 == 0 ? d->beta : 1.0, e) ||
             CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->gemm, 2, NULL, global, local, 0,
                    NULL, NULL))
             return -1;
@@ -452,19 +512,21 @@ static int own_download(void *state, void *c, struct clb_error *e)
     return clb_gemm_buffers_download(&s->m, s->env->queue, s->data, c, e);
 }
 
-/* The packed panels of A and B (CPU variant; tiles of up to 16 rows and 64 columns). */
+/*
+ * The packed panels of A and B (CPU variant; tiles of up to 16 rows and 64
+ * columns), in either order (a column-major mode packs B's rows as A's).
+ */
 static void own_extra_bytes(const struct clb_device *dev, struct clb_gemm_shape sh,
                             enum clb_precision p, uint64_t *total, uint64_t *largest)
 {
-    const uint64_t es = clb_precision_bytes(p);
-    const uint64_t a = (sh.m + 15) * sh.k * es, b = (sh.n + 63) * sh.k * es;
+    const uint64_t es = clb_precision_bytes(p), mn = sh.m > sh.n ? sh.m : sh.n;
 
     if (!clb_device_is_cpu(dev)) {
         *total = *largest = 0;
         return;
     }
-    *total = a + b;
-    *largest = a > b ? a : b;
+    *total = (sh.m + 15 + sh.n + 63) * sh.k * es; /* the same either way */
+    *largest = (mn + 63) * sh.k * es;
 }
 
 static bool own_tuned(void *state)

@@ -321,35 +321,42 @@ static bool clblast_tuned(void *state)
     return ((struct clblast_state *)state)->tuned;
 }
 
+static CLBlastTranspose clblast_trans(bool t)
+{
+    return t ? CLBlastTransposeYes : CLBlastTransposeNo;
+}
+
 static int clblast_run(void *state, struct clb_error *e)
 {
     struct clblast_state *s = state;
     const struct clb_gemm_data *d = s->data;
     const size_t m = d->shape.m, n = d->shape.n, k = d->shape.k;
+    const CLBlastLayout layout = d->mode.col_major ? CLBlastLayoutColMajor : CLBlastLayoutRowMajor;
+    const CLBlastTranspose ta = clblast_trans(d->mode.trans_a), tb = clblast_trans(d->mode.trans_b);
+    const size_t lda = d->la.ld, ldb = d->lb.ld, ao = d->la.offset, bo = d->lb.offset,
+                 co = d->lc.offset;
     /* Fault injection: a leading dimension of C its buffer cannot hold. */
-    const size_t ldc = clb_fault("CLBLAST") ? n + 1 : n;
+    const size_t ldc = clb_fault("CLBLAST") ? d->lc.elems : d->lc.ld;
     CLBlastStatusCode st;
     const char *call;
 
     switch (d->precision) {
     case CLB_FP64:
         call = "CLBlastDgemm";
-        st = CLBlastDgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
-                          k, d->alpha, s->m.a, 0, k, s->m.b, 0, n, d->beta, s->m.c, 0, ldc, &s->queue,
-                          NULL);
+        st = CLBlastDgemm(layout, ta, tb, m, n, k, d->alpha, s->m.a, ao, lda, s->m.b, bo, ldb,
+                          d->beta, s->m.c, co, ldc, &s->queue, NULL);
         break;
     case CLB_FP16:
         call = "CLBlastHgemm";
-        st = CLBlastHgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
-                          k, cl_half_from_float((float)d->alpha, CL_HALF_RTE), s->m.a, 0, k,
-                          s->m.b, 0, n, cl_half_from_float((float)d->beta, CL_HALF_RTE), s->m.c, 0,
-                          ldc, &s->queue, NULL);
+        st = CLBlastHgemm(layout, ta, tb, m, n, k,
+                          cl_half_from_float((float)d->alpha, CL_HALF_RTE), s->m.a, ao, lda,
+                          s->m.b, bo, ldb, cl_half_from_float((float)d->beta, CL_HALF_RTE),
+                          s->m.c, co, ldc, &s->queue, NULL);
         break;
     default:
         call = "CLBlastSgemm";
-        st = CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n,
-                          k, (float)d->alpha, s->m.a, 0, k, s->m.b, 0, n, (float)d->beta, s->m.c, 0,
-                          ldc, &s->queue, NULL);
+        st = CLBlastSgemm(layout, ta, tb, m, n, k, (float)d->alpha, s->m.a, ao, lda, s->m.b, bo,
+                          ldb, (float)d->beta, s->m.c, co, ldc, &s->queue, NULL);
         break;
     }
     if (st != CLBlastSuccess) {

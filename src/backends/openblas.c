@@ -11,7 +11,7 @@
 
 struct openblas_state {
     const struct clb_gemm_data *data;
-    void *c; /* m*n, the output */
+    void *c; /* C's buffer (data->lc.elems), the output */
 };
 
 static void openblas_info(struct clb_library_info *out)
@@ -56,7 +56,7 @@ static int openblas_upload(void *state, struct clb_error *e)
 
     (void)e;
     /* A and B are read in place; only C changes, so only C is reset. */
-    memcpy(s->c, d->c0, d->shape.m * d->shape.n * clb_precision_bytes(d->precision));
+    memcpy(s->c, d->c0, d->lc.elems * clb_precision_bytes(d->precision));
     return 0;
 }
 
@@ -69,7 +69,7 @@ static void *openblas_create(const struct clb_device *dev, const struct clb_cl_e
     (void)dev;
     (void)env;
     (void)stored;
-    if (!s || !(s->c = malloc(data->shape.m * data->shape.n * clb_precision_bytes(data->precision)))) {
+    if (!s || !(s->c = malloc(data->lc.elems * clb_precision_bytes(data->precision)))) {
         free(s);
         clb_error_set(e, "out of host memory for C");
         return NULL;
@@ -84,14 +84,21 @@ static int openblas_run(void *state, struct clb_error *e)
     struct openblas_state *s = state;
     const struct clb_gemm_data *d = s->data;
     const blasint m = (blasint)d->shape.m, n = (blasint)d->shape.n, k = (blasint)d->shape.k;
+    const blasint lda = (blasint)d->la.ld, ldb = (blasint)d->lb.ld, ldc = (blasint)d->lc.ld;
+    const enum CBLAS_ORDER order = d->mode.col_major ? CblasColMajor : CblasRowMajor;
+    const enum CBLAS_TRANSPOSE ta = d->mode.trans_a ? CblasTrans : CblasNoTrans;
+    const enum CBLAS_TRANSPOSE tb = d->mode.trans_b ? CblasTrans : CblasNoTrans;
 
     (void)e;
+    /* Offsets are where each matrix starts in its buffer. */
     if (d->precision == CLB_FP64)
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, d->alpha, d->a, k,
-                    d->b, n, d->beta, s->c, n);
+        cblas_dgemm(order, ta, tb, m, n, k, d->alpha, (const double *)d->a + d->la.offset, lda,
+                    (const double *)d->b + d->lb.offset, ldb, d->beta,
+                    (double *)s->c + d->lc.offset, ldc);
     else
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, (float)d->alpha, d->a,
-                    k, d->b, n, (float)d->beta, s->c, n);
+        cblas_sgemm(order, ta, tb, m, n, k, (float)d->alpha, (const float *)d->a + d->la.offset,
+                    lda, (const float *)d->b + d->lb.offset, ldb, (float)d->beta,
+                    (float *)s->c + d->lc.offset, ldc);
     return 0;
 }
 
@@ -100,7 +107,7 @@ static int openblas_download(void *state, void *c, struct clb_error *e)
     struct openblas_state *s = state;
 
     (void)e;
-    memcpy(c, s->c, s->data->shape.m * s->data->shape.n * clb_precision_bytes(s->data->precision));
+    memcpy(c, s->c, s->data->lc.elems * clb_precision_bytes(s->data->precision));
     return 0;
 }
 

@@ -112,11 +112,18 @@ static int set_mem(cl_kernel k, cl_uint index, cl_mem m, struct clb_error *e)
 /* Each kernel's grid: one work-item per element, or the reductions' own. */
 static void stream_grid(struct stream *s, const struct clb_device *dev)
 {
-    /* BabelStream's: 4 work-groups per compute unit of (up to) 256 work-items. */
-    size_t local = 1, groups = clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS) * 4;
-    while (local * 2 <= 256 && local * 2 <= clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE))
-        local *= 2;
-    groups = groups ? groups : 4;
+    /* BabelStream's grid: on a CPU one work-group per compute unit of twice the native
+     * double vector width, elsewhere 4 per compute unit of the largest work-group. */
+    const bool cpu = clb_device_is_cpu(dev);
+    const size_t units = clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS);
+    size_t groups = units ? units * (cpu ? 1 : 4) : 4;
+    size_t local = cpu ? 2 * clb_device_u64(dev, CLB_PROP_NATIVE_VEC_DOUBLE)
+                       : clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE);
+    /* Its tree halves the work-group: a power of two (a device without doubles reports 0). */
+    size_t pow2 = 1;
+    while (pow2 * 2 <= local)
+        pow2 *= 2;
+    local = local ? pow2 : 1;
     for (int i = 0; i < N_KERNELS; i++)
         s->global[i] = s->n;
     s->global[K_DOT] = groups * local;
@@ -484,8 +491,9 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
     if (clb_cl_check(&e, "clCreateKernel", err) ||
         CLB_CL(&e, clSetKernelArg, k, 1, sizeof(cl_uint), &rounds))
         goto fault;
-    /* Grow the launch (a power of two of work-groups) until it takes 5 ms. */
-    for (;;) {
+    /* Grow the launch (a power of two of work-groups) until it takes 5 ms; the first launch
+     * may include lazy compilation (pocl's work-group function) and is run twice. */
+    for (bool warm = false;; warm = true) {
         if (res)
             clReleaseMemObject(res);
         res = clb_cl_buffer(env->ctx, CL_MEM_WRITE_ONLY, global * elem, NULL, &err);
@@ -493,6 +501,8 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
             CLB_CL(&e, clSetKernelArg, k, 0, sizeof(cl_mem), &res) ||
             local_launch(env, k, global, &seconds, &e))
             goto fault;
+        if (!warm)
+            continue;
         if (seconds >= 0.005 || global >= (size_t)LOCAL_N << 14)
             break;
         global *= 2;

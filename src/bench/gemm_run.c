@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,8 @@ bool clb_gemm_row_measured(const struct clb_gemm_row *row)
 /* Limits that keep every later size computation far from 64-bit overflow. */
 #define MAX_ELEMENTS (UINT64_C(1) << 50)
 
-static bool shape_sane(struct clb_gemm_shape s, char *why, size_t len)
+static bool shape_sane(struct clb_gemm_shape s, const struct clb_gemm_mode *mode, char *why,
+                       size_t len)
 {
     const uint64_t limit = (uint64_t)INT32_MAX;
     uint64_t mn, mk, kn;
@@ -41,15 +43,29 @@ static bool shape_sane(struct clb_gemm_shape s, char *why, size_t len)
         snprintf(why, len, "a matrix has more than 2^50 elements");
         return false;
     }
-    return true;
+    return clb_gemm_layout_sane(mode, s, MAX_ELEMENTS, why, len);
+}
+
+/* Elements of the buffers of A, B and C in the mode. */
+static void buffer_elems(struct clb_gemm_shape s, const struct clb_gemm_mode *mode,
+                         uint64_t elems[3])
+{
+    for (int w = CLB_GEMM_A; w <= CLB_GEMM_C; w++) {
+        struct clb_gemm_matrix_layout l;
+        clb_gemm_layout(mode, s, (enum clb_gemm_matrix)w, &l);
+        elems[w] = l.elems;
+    }
 }
 
 /* Whether the host can hold one problem: inputs, reference, and two copies of C. */
-static bool host_fits(struct clb_gemm_shape s, enum clb_precision p, char *why, size_t len)
+static bool host_fits(struct clb_gemm_shape s, enum clb_precision p,
+                      const struct clb_gemm_mode *mode, char *why, size_t len)
 {
     const uint64_t es = clb_precision_bytes(p);
-    const uint64_t need = (s.m * s.k + s.k * s.n + 3 * s.m * s.n) * es +
-                          clb_gemm_reference_bytes(s, p);
+    uint64_t elems[3];
+    buffer_elems(s, mode, elems);
+    const uint64_t need = (elems[0] + elems[1] + 3 * elems[2]) * es +
+                          clb_gemm_reference_bytes(s, p, mode);
     const uint64_t have = clb_host_available_bytes();
     char need_s[32], have_s[32];
 
@@ -63,13 +79,15 @@ static bool host_fits(struct clb_gemm_shape s, enum clb_precision p, char *why, 
 }
 
 static bool device_fits(const struct clb_device *d, const struct clb_gemm_backend *be,
-                        struct clb_gemm_shape s, enum clb_precision p, char *why, size_t len)
+                        struct clb_gemm_shape s, enum clb_precision p,
+                        const struct clb_gemm_mode *mode, char *why, size_t len)
 {
     const uint64_t es = clb_precision_bytes(p);
-    uint64_t extra = 0, extra_largest = 0;
+    uint64_t extra = 0, extra_largest = 0, elems[3];
     if (be->extra_device_bytes)
         be->extra_device_bytes(d, s, p, &extra, &extra_largest);
-    const uint64_t bytes[4] = { s.m * s.k * es, s.k * s.n * es, s.m * s.n * es, extra_largest };
+    buffer_elems(s, mode, elems);
+    const uint64_t bytes[4] = { elems[0] * es, elems[1] * es, elems[2] * es, extra_largest };
     const uint64_t max_alloc = clb_device_u64(d, CLB_PROP_MAX_ALLOC_BYTES);
     const uint64_t global = clb_device_u64(d, CLB_PROP_GLOBAL_MEM_BYTES);
     char x[32], y[32];
@@ -106,21 +124,25 @@ static void merge_verify(struct clb_gemm_row *row, const struct clb_verify_resul
 static void mark_failed(struct clb_gemm_row *row, const struct clb_verify_result *v,
                         const char *which)
 {
+    char ratio[64] = "";
+
     if (row->status != CLB_ROW_OK)
         return;
     row->status = CLB_ROW_FAILED;
+    /* Infinite: a check that fails outright (a non-finite entry, C's padding changed). */
+    if (isfinite(v->worst_ratio))
+        snprintf(ratio, sizeof(ratio), " is %.3g times its tolerance", v->worst_ratio);
     snprintf(row->reason, sizeof(row->reason),
-             "wrong result (%s): %s is %.3g times its tolerance; max abs error %.3g, relative "
-             "%.3g (%s check)",
-             which, v->failed, v->worst_ratio, v->max_abs_err, v->rel_err,
-             clb_verify_method_name(v->method));
+             "wrong result (%s): %s%s; max abs error %.3g, relative %.3g (%s check)", which,
+             v->failed, ratio, v->max_abs_err, v->rel_err, clb_verify_method_name(v->method));
 }
 
 /*
  * CLBENCH_FAULT_TILE: one 16x16 block of a device's result zeroed at a
  * random place, as a kernel that skips a tile would leave it.
  */
-static void fault_tile(const struct clb_gemm_row *row, void *c, uint64_t seed)
+static void fault_tile(const struct clb_gemm_row *row, const struct clb_gemm_data *data, void *c,
+                       uint64_t seed)
 {
     const struct clb_gemm_shape s = row->shape;
     const size_t es = clb_precision_bytes(row->precision);
@@ -132,7 +154,23 @@ static void fault_tile(const struct clb_gemm_row *row, void *c, uint64_t seed)
     const uint64_t i0 = clb_rng_next(&seed) % (s.m - rows + 1);
     const uint64_t j0 = clb_rng_next(&seed) % (s.n - cols + 1);
     for (uint64_t i = i0; i < i0 + rows; i++)
-        memset((char *)c + (i * s.n + j0) * es, 0, cols * es);
+        for (uint64_t j = j0; j < j0 + cols; j++)
+            memset((char *)c + clb_gemm_at(&data->lc, i, j) * es, 0, es);
+}
+
+/*
+ * CLBENCH_FAULT_PAD: one element of a device result's buffer outside C
+ * changed (the first padding after C's first line, else the offset's last),
+ * as a kernel that writes past a line's end or before C would leave it.
+ */
+static void fault_pad(const struct clb_gemm_row *row, const struct clb_gemm_data *data, void *c)
+{
+    const struct clb_gemm_matrix_layout *l = &data->lc;
+
+    if (!row->device || !clb_fault("PAD") || (l->ld == l->line_len && !l->offset))
+        return;
+    clb_gemm_store(data->precision, c, l->ld > l->line_len ? l->offset + l->line_len
+                                                            : l->offset - 1, 0.0);
 }
 
 static void set_reason(struct clb_gemm_row *row, enum clb_row_status st, const char *msg)
@@ -142,7 +180,7 @@ static void set_reason(struct clb_gemm_row *row, enum clb_row_status st, const c
 }
 
 /* Verifies the result in c (downloaded first unless `downloaded`). */
-static int check_result(struct clb_gemm_row *row, void *state,
+static int check_result(struct clb_gemm_row *row, void *state, const struct clb_gemm_data *data,
                         const struct clb_gemm_reference *ref, void *c, const char *which,
                         bool downloaded, uint64_t seed, struct clb_error *e)
 {
@@ -150,7 +188,8 @@ static int check_result(struct clb_gemm_row *row, void *state,
 
     if (!downloaded && row->backend->download(state, c, e))
         return -1;
-    fault_tile(row, c, seed);
+    fault_tile(row, data, c, seed);
+    fault_pad(row, data, c);
     clb_gemm_verify(ref, c, &v);
     merge_verify(row, &v);
     if (!v.passed)
@@ -205,7 +244,7 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     if (be->run(state, &e))
         goto fault;
     row->first_call_s = clb_now_s() - t;
-    if (check_result(row, state, ref, c, "first call", false, opt->seed, &e))
+    if (check_result(row, state, data, ref, c, "first call", false, opt->seed, &e))
         goto fault;
 
     for (unsigned w = 0; w < opt->warmup && !clb_interrupted(); w++)
@@ -235,7 +274,7 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     }
     /* With beta = 0 every call computes the same C: check the last one as well. */
     if (data->beta == 0.0 &&
-        check_result(row, state, ref, c, "last timed call", false, opt->seed, &e))
+        check_result(row, state, data, ref, c, "last timed call", false, opt->seed, &e))
         goto fault;
 
     if (opt->transfers && !clb_interrupted()) {
@@ -254,7 +293,7 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
         row->e2e_gflops = clb_gemm_flops(row->shape) / row->e2e_s.median * 1e-9;
         free(e2e);
         /* Each end-to-end call starts again from C0: its result is checkable for any beta. */
-        check_result(row, state, ref, c, "end-to-end call", true, opt->seed, &e);
+        check_result(row, state, data, ref, c, "end-to-end call", true, opt->seed, &e);
     }
     goto done;
 
@@ -275,11 +314,16 @@ done:
 static void progress(const struct clb_gemm_options *opt, size_t i, size_t n,
                      const struct clb_gemm_row *row, double t0)
 {
+    char mode[96];
+
     if (!opt->progress)
         return;
-    fprintf(stderr, "[%zu/%zu] gemm %s %" PRIu64 "x%" PRIu64 "x%" PRIu64 " %s (%s) ... %.1f s\n",
+    clb_gemm_mode_label(&row->mode, mode, sizeof(mode));
+    fprintf(stderr,
+            "[%zu/%zu] gemm %s %" PRIu64 "x%" PRIu64 "x%" PRIu64 "%s%s %s (%s) ... %.1f s\n",
             i + 1, n, clb_precision_name(row->precision), row->shape.m, row->shape.n,
-            row->shape.k, row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU",
+            row->shape.k, mode[0] ? " " : "", mode,
+            row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU",
             row->backend_name, clb_now_s() - t0);
 }
 
@@ -380,8 +424,8 @@ static void problem_init(struct problem *pb, const struct clb_gemm_options *opt,
     pb->shape = opt->shapes[si];
     pb->pi = pi;
     pb->si = si;
-    pb->sane = shape_sane(pb->shape, pb->host_why, sizeof(pb->host_why));
-    pb->host_ok = pb->sane && host_fits(pb->shape, pb->precision, pb->host_why,
+    pb->sane = shape_sane(pb->shape, &opt->mode, pb->host_why, sizeof(pb->host_why));
+    pb->host_ok = pb->sane && host_fits(pb->shape, pb->precision, &opt->mode, pb->host_why,
                                         sizeof(pb->host_why));
 }
 
@@ -389,12 +433,12 @@ static void problem_init(struct problem *pb, const struct clb_gemm_options *opt,
 static bool problem_ready(struct problem *pb, const struct clb_gemm_options *opt)
 {
     if (!pb->data && !pb->err.msg[0]) {
-        pb->data = clb_gemm_data_create(pb->shape, pb->precision, opt->alpha, opt->beta,
-                                        opt->seed, &pb->err);
+        pb->data = clb_gemm_data_create_mode(pb->shape, pb->precision, opt->alpha, opt->beta,
+                                             &opt->mode, opt->seed, &pb->err);
         if (pb->data)
             pb->ref = clb_gemm_reference_create(pb->data, opt->seed ^ 0x5eed, &pb->err);
-        if (pb->ref && !(pb->c = malloc(pb->shape.m * pb->shape.n *
-                                        clb_precision_bytes(pb->precision))))
+        /* C's whole buffer, as the backends download it. */
+        if (pb->ref && !(pb->c = malloc(pb->data->lc.elems * clb_precision_bytes(pb->precision))))
             clb_error_set(&pb->err, "out of host memory");
     }
     return !pb->err.msg[0];
@@ -425,6 +469,7 @@ static void run_row(struct run *r, struct problem *pb, size_t b, size_t di)
              row->untuned ? "-untuned" : "");
     row->precision = pb->precision;
     row->shape = pb->shape;
+    row->mode = opt->mode;
     if (opt->roles)
         row->role = opt->roles[pb->si];
     row->order = ((pb->pi * opt->n_shapes + pb->si) * opt->n_backends + b) *
@@ -439,7 +484,8 @@ static void run_row(struct run *r, struct problem *pb, size_t b, size_t di)
         set_reason(row, CLB_ROW_SKIPPED, why);
         return;
     }
-    if (pb->sane && dev && !device_fits(dev, be, pb->shape, pb->precision, why, sizeof(why))) {
+    if (pb->sane && dev &&
+        !device_fits(dev, be, pb->shape, pb->precision, &opt->mode, why, sizeof(why))) {
         set_reason(row, CLB_ROW_SKIPPED, why);
         return;
     }

@@ -8,8 +8,10 @@
 #include "clbench/cl/kernels.h"
 #include "clbench/util/timer.h"
 
-/* Rounds per work-item: long enough that the loop, not the launch, is measured. */
-enum { ITERS = 1024 };
+/* Rounds per work-item: long enough that the loop, not the launch, is measured. int8's
+ * chains repeat every 256 rounds, so it runs a count that is no multiple of that: a kernel
+ * that ran no round at all (or any multiple of 256 fewer) would otherwise match. */
+enum { ITERS = 1024, ITERS_INT8 = 1000 };
 /* Work-items per launch are bounded (the output holds one element each). */
 #define MAX_GLOBAL (UINT64_C(1) << 22)
 
@@ -18,38 +20,104 @@ static const unsigned widths[] = { 1, 2, 4, 8, 16 };
 static const struct ptype {
     const char *precision, *type, *define, *metric;
     size_t size, out_size; /* bytes of one coefficient, of one output element */
+    unsigned iters;
 } ptypes[] = {
-    { "fp32", "float", "", "gflops", 4, 4 },
-    { "fp64", "double", "-DT_IS_DOUBLE", "gflops", 8, 8 },
-    { "fp16", "half", "-DT_IS_HALF", "gflops", 2, 4 },
-    { "int32", "uint", "-DT_IS_UINT", "giops", 4, 4 },
+    { "fp32", "float", "", "gflops", 4, 4, ITERS },
+    { "fp64", "double", "-DT_IS_DOUBLE", "gflops", 8, 8, ITERS },
+    { "fp16", "half", "-DT_IS_HALF", "gflops", 2, 4, ITERS },
+    { "bf16", NULL, NULL, "gflops", 2, 4, 0 }, /* no OpenCL C arithmetic: always unavailable */
+    { "int32", "uint", "-DT_IS_UINT", "giops", 4, 4, ITERS },
+    { "int16", "ushort", "-DT_IS_UINT -DT_IS_NARROW", "giops", 2, 4, ITERS },
+    { "int8", "uchar", "-DT_IS_UINT -DT_IS_NARROW", "giops", 1, 4, ITERS_INT8 },
+    { "int8dot", "uint", "-DT_IS_DOT", "giops", 4, 4, ITERS },
 };
 
-/* Multiply-add coefficients: floating chains gain exactly 2^-10 per round. */
+/* int8dot: one width, the 4 int8 lanes of a packed dot product; 8 operations each (4
+ * multiplies, 4 adds with the accumulate), as clpeak counts dot_acc_sat. */
+enum { DOT_WIDTH = 4, DOT_OPS = 8 };
+
+/* Multiply-add coefficients: floating chains gain exactly 2^-10 per round; the narrow
+ * integers take the int32 ones truncated (a = 1 mod 4, b odd: full period). */
 #define FA 1.0
 #define FB (0x1p-10)
 #define UA 1664525u
 #define UB 1013904223u
+/* int8dot: the coefficient bytes (3, 5, 7, 11) and the start scale 0x01010101. */
+#define DOT_A 0x0B070503u
+#define DOT_B 0x01010101u
+
+static uint32_t dot_acc_sat_uu(uint32_t x, uint32_t y, uint32_t acc)
+{
+    uint64_t s = acc;
+    for (int i = 0; i < 32; i += 8)
+        s += (uint64_t)((x >> i) & 0xffu) * ((y >> i) & 0xffu);
+    return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
 
 void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsigned width,
                           unsigned iters)
 {
     const int64_t w = width, lanes = 8 * w;
+    const bool narrow = !strcmp(precision, "int16") || !strcmp(precision, "int8");
 
     memset(x, 0, sizeof(*x));
-    x->integer = !strcmp(precision, "int32");
+    x->integer = narrow || !strcmp(precision, "int32") || !strcmp(precision, "int8dot");
+    x->form = !x->integer || !strcmp(precision, "int8dot") ? CLB_PEAK_BY_CLASS
+              : narrow                                     ? CLB_PEAK_WRAPPED
+                                                           : CLB_PEAK_LINEAR;
     x->out_size = !strcmp(precision, "fp64") ? 8 : 4;
+    if (!strcmp(precision, "int8dot")) {
+        /* Not linear: run every chain of every class of work-items, as the kernel does. */
+        for (uint32_t m = 0; m < 7; m++) {
+            uint32_t sum = 0;
+            for (uint32_t k = 0; k < 8; k++) {
+                uint32_t v = DOT_B * (1 + k + 8 * m);
+                for (unsigned i = 0; i < iters; i++)
+                    v = dot_acc_sat_uu(v, DOT_A, v);
+                sum += v;
+            }
+            x->by_class[m] = sum;
+        }
+        return;
+    }
     if (x->integer) {
-        /* x_n = a_n x_0 + c_n, so the sum of a work-item's chains is a_n (sum of starts) +
-         * lanes c_n, and its starts grow by lanes * 7919 per work-item. */
+        /* x_n = a_n x_0 + c_n: reduction mod 2^16 or 2^8 commutes with + and *, so the
+         * narrow types run the same recurrence, masked. */
         uint32_t a_n = 1, c_n = 0;
         for (unsigned i = 0; i < iters; i++) {
             a_n *= UA;
             c_n = c_n * UA + UB;
         }
+        if (narrow) {
+            /* Chain j of work-item g ends at (A_j + u) mod 2^bits, A_j = a_n s_j + c_n (s_j =
+             * k + 9 l) and u = a_n 7919 g: the work-item's plain sum is sum A_j + n u less
+             * 2^bits for every A_j >= 2^bits - u, counted in the sorted A_j. */
+            const uint32_t bits = !strcmp(precision, "int8") ? 8 : 16;
+            if (lanes > (int64_t)(sizeof(x->ends) / sizeof(x->ends[0])))
+                return; /* wider than any kernel: nothing verifies */
+            x->mask = (UINT32_C(1) << bits) - 1;
+            x->n_chains = (unsigned)lanes;
+            for (uint32_t l = 0, j = 0; l < width; l++)
+                for (uint32_t k = 0; k < 8; k++, j++) {
+                    x->ends[j] = (a_n * (k + 9 * l) + c_n) & x->mask;
+                    x->offset += x->ends[j];
+                }
+            qsort(x->ends, x->n_chains, sizeof(x->ends[0]), cmp_u32);
+            x->slope = (a_n * 7919u) & x->mask;
+            return;
+        }
+        /* The sum of a work-item's chains is a_n (sum of starts) + lanes c_n, and its
+         * starts grow by lanes * 7919 per work-item. */
         const uint32_t starts0 = (uint32_t)(28 * w + 4000 * w * (w - 1));
         x->slope = a_n * (uint32_t)lanes * 7919u;
         x->offset = a_n * starts0 + (uint32_t)lanes * c_n;
+        x->mask = UINT32_MAX;
         return;
     }
     /* Chain k of lane l ends at (k + 8 l + 128 m - 1024 + iters) 2^-10: the sum over k and l,
@@ -62,8 +130,21 @@ void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsi
 
 double clb_peak_expected(const struct clb_peak_expect *x, uint64_t item)
 {
-    if (x->integer)
+    if (x->form == CLB_PEAK_LINEAR)
         return (uint32_t)(x->slope * (uint32_t)item + x->offset);
+    if (x->form == CLB_PEAK_WRAPPED) {
+        const uint32_t u = (x->slope * (uint32_t)item) & x->mask;
+        size_t lo = 0, hi = x->n_chains; /* the first A_j >= 2^bits - u */
+        while (lo < hi) {
+            const size_t mid = (lo + hi) / 2;
+            if (x->ends[mid] < x->mask + 1 - u)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return (double)x->offset + (double)x->n_chains * u -
+               (double)(x->mask + 1) * (double)(x->n_chains - lo);
+    }
     return x->by_class[item % 7];
 }
 
@@ -71,18 +152,10 @@ bool clb_peak_verify(const struct clb_peak_expect *x, const void *out, size_t n,
                      size_t why_len)
 {
     for (size_t i = 0; i < n; i++) {
-        double got;
-        bool ok;
-
-        if (x->integer) {
-            uint32_t v = ((const uint32_t *)out)[i];
-            ok = v == (uint32_t)(x->slope * (uint32_t)i + x->offset);
-            got = v;
-        } else {
-            got = x->out_size == 8 ? ((const double *)out)[i] : ((const float *)out)[i];
-            ok = got == x->by_class[i % 7];
-        }
-        if (!ok) {
+        const double got = x->integer        ? ((const uint32_t *)out)[i]
+                           : x->out_size == 8 ? ((const double *)out)[i]
+                                              : ((const float *)out)[i];
+        if (got != clb_peak_expected(x, i)) {
             snprintf(why, why_len, "work-item %zu returned %.15g, expected %.15g", i, got,
                      clb_peak_expected(x, i));
             return false;
@@ -98,14 +171,25 @@ static int set_coefficients(cl_kernel k, const struct ptype *t, struct clb_error
         double d;
         cl_half h;
         cl_uint u;
+        cl_ushort us;
+        cl_uchar uc;
     } a, b;
 
     if (t->size == 8) {
         a.d = FA;
         b.d = FB;
-    } else if (t->size == 2) {
+    } else if (!strcmp(t->type, "half")) {
         a.h = cl_half_from_float((float)FA, CL_HALF_RTE);
         b.h = cl_half_from_float((float)FB, CL_HALF_RTE);
+    } else if (!strcmp(t->precision, "int8dot")) {
+        a.u = DOT_A;
+        b.u = DOT_B;
+    } else if (t->size == 1) {
+        a.uc = (cl_uchar)UA;
+        b.uc = (cl_uchar)UB;
+    } else if (t->size == 2) {
+        a.us = (cl_ushort)UA;
+        b.us = (cl_ushort)UB;
     } else if (t->type[0] == 'u') {
         a.u = UA;
         b.u = UB;
@@ -131,10 +215,11 @@ static int launch(const struct clb_cl_env *env, cl_kernel k, size_t global, doub
 /* One (precision, width): build, size the launch, time, verify. Faults land in row. */
 static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
                     const struct clb_micro_options *opt, const struct ptype *t, unsigned width,
-                    struct clb_micro_row *row)
+                    const char *variant, struct clb_micro_row *row)
 {
     struct clb_error e = { "" };
-    char options[160];
+    char options[200];
+    const bool dot = !strcmp(t->precision, "int8dot");
     cl_program prog = NULL;
     cl_kernel k = NULL;
     cl_mem out = NULL;
@@ -146,8 +231,8 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
 
     row->status = CLB_ROW_OK;
     row->reason[0] = '\0';
-    snprintf(options, sizeof(options), "-DT=%s -DWIDTH=%u -DITERS=%d %s", t->type, width, ITERS,
-             t->define);
+    snprintf(options, sizeof(options), "-DT=%s -DWIDTH=%u -DITERS=%u %s %s", t->type,
+             dot ? 1 : width, t->iters, t->define, variant);
     if (!(prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("peak"), options, &e)))
         goto fault;
     k = clCreateKernel(prog, "clb_peak", &err);
@@ -194,16 +279,24 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
         goto fault;
     struct clb_peak_expect want;
     char why[200];
-    clb_peak_expect_init(&want, t->precision, width, ITERS);
+    clb_peak_expect_init(&want, t->precision, width, t->iters);
     if (!clb_peak_verify(&want, host, global, why, sizeof(why))) {
         row->status = CLB_ROW_FAILED;
         snprintf(row->reason, sizeof(row->reason), "wrong result: %s", why);
     }
-    snprintf(row->check, sizeof(row->check),
-             "%zu work-items x %d rounds, each checked exactly (distinct starts per work-item "
-             "and lane)",
-             global, ITERS);
-    row->work = (double)global * ITERS * 8.0 * width * 2.0;
+    if (dot)
+        snprintf(row->check, sizeof(row->check),
+                 "%zu work-items x %u rounds, each checked exactly (distinct starts per chain "
+                 "and neighbour)%s",
+                 global, t->iters,
+                 strstr(variant, "EMULATED") ? "; dot emulated in OpenCL C (test hook)" : "");
+    else
+        snprintf(row->check, sizeof(row->check),
+                 "%zu work-items x %u rounds, each checked exactly (distinct starts per "
+                 "work-item and lane)",
+                 global, t->iters);
+    /* Per round 8 chains: each a multiply-add per lane (2 operations), or one dot_acc_sat. */
+    row->work = (double)global * t->iters * 8.0 * (dot ? DOT_OPS : width * 2.0);
     goto done;
 
 fault:
@@ -220,21 +313,93 @@ done:
         clReleaseProgram(prog);
 }
 
+/* Whether list, a space-separated extension string, names ext. */
+static bool has_extension(const char *list, const char *ext)
+{
+    const size_t len = strlen(ext);
+
+    for (const char *p = list; p && (p = strstr(p, ext)); p += len)
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+            return true;
+    return false;
+}
+
+/*
+ * Whether dev can run t: true with any extra build options in variant, or false with the
+ * reason in why.
+ */
+static bool available(const struct clb_device *dev, const struct ptype *t, char *variant,
+                      size_t variant_len, char *why, size_t why_len)
+{
+    const char *ext = clb_device_str(dev, CLB_PROP_EXTENSIONS);
+
+    variant[0] = '\0';
+    if (!strcmp(t->precision, "fp64") && !clb_device_bool(dev, CLB_PROP_FP64)) {
+        snprintf(why, why_len, "device has no fp64 (cl_khr_fp64)");
+        return false;
+    }
+    if (!strcmp(t->precision, "fp16") && !clb_device_bool(dev, CLB_PROP_FP16)) {
+        snprintf(why, why_len, "device has no fp16 (cl_khr_fp16)");
+        return false;
+    }
+    if (!strcmp(t->precision, "bf16")) {
+        /* The only OpenCL C bfloat16 extension converts: arithmetic on it would be fp32's. */
+        if (has_extension(ext, "cl_intel_bfloat16_conversions"))
+            snprintf(why, why_len, "OpenCL C has no bfloat16 arithmetic: the device's "
+                                   "cl_intel_bfloat16_conversions only converts to and from "
+                                   "fp32, so bf16 math runs at the fp32 rate");
+        else
+            snprintf(why, why_len, "device has no bfloat16 extension, and OpenCL C has no "
+                                   "bfloat16 arithmetic");
+        return false;
+    }
+    if (strcmp(t->precision, "int8dot"))
+        return true;
+    const char *fake = getenv("CLBENCH_FAKE_INTEGER_DOT_PRODUCT");
+    if (fake && *fake && strcmp(fake, "0")) {
+        snprintf(variant, variant_len, "-DDOT_EMULATED");
+        return true;
+    }
+    if (!has_extension(ext, "cl_khr_integer_dot_product")) {
+        snprintf(why, why_len, "device has no cl_khr_integer_dot_product");
+        return false;
+    }
+    /* The packed form where the device says it has it (or says nothing), else the vector
+     * form; the two compute the same. */
+    cl_bitfield caps = 0;
+    struct clb_error e;
+    if (CLB_CL(&e, clGetDeviceInfo, dev->id, CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR,
+               sizeof(caps), &caps, NULL))
+        caps = CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR;
+    if (caps & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR) {
+        snprintf(variant, variant_len, "-DDOT_PACKED");
+        return true;
+    }
+    if (caps & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR) {
+        snprintf(variant, variant_len, "-DDOT_VECTOR");
+        return true;
+    }
+    snprintf(why, why_len, "device lists cl_khr_integer_dot_product but no 4x8-bit input "
+                           "(CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR = 0x%llx)",
+             (unsigned long long)caps);
+    return false;
+}
+
 int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
                  const struct clb_micro_options *opt, struct clb_micro_results *out)
 {
     for (size_t p = 0; p < sizeof(ptypes) / sizeof(ptypes[0]); p++) {
         const struct ptype *t = &ptypes[p];
-        const bool fp64 = !strcmp(t->precision, "fp64"), fp16 = !strcmp(t->precision, "fp16");
+        const bool dot = !strcmp(t->precision, "int8dot");
         struct clb_micro_row *best = NULL;
         bool wanted = !opt->precisions;
+        char variant[32], why[sizeof(out->rows[0].reason)];
 
         for (size_t i = 0; opt->precisions && i < opt->n_precisions; i++)
             wanted |= !strcmp(opt->precisions[i], t->precision);
         if (!wanted)
             continue;
-        if ((fp64 && !clb_device_bool(dev, CLB_PROP_FP64)) ||
-            (fp16 && !clb_device_bool(dev, CLB_PROP_FP16))) {
+        if (!available(dev, t, variant, sizeof(variant), why, sizeof(why))) {
             struct clb_micro_row *row = clb_micro_add(out, dev, "peak", t->metric);
             if (!row)
                 return -1;
@@ -242,19 +407,19 @@ int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
             row->headline = true;
             snprintf(row->case_, sizeof(row->case_), "%s", t->precision);
             row->status = CLB_ROW_UNAVAILABLE;
-            snprintf(row->reason, sizeof(row->reason), "device has no %s (%s)", t->precision,
-                     fp64 ? "cl_khr_fp64" : "cl_khr_fp16");
+            snprintf(row->reason, sizeof(row->reason), "%s", why);
             continue;
         }
-        size_t first = out->n_rows;
-        for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+        const size_t first = out->n_rows, n_widths = dot ? 1 : sizeof(widths) / sizeof(widths[0]);
+        for (size_t w = 0; w < n_widths; w++) {
+            const unsigned width = dot ? DOT_WIDTH : widths[w];
             struct clb_micro_row *row = clb_micro_add(out, dev, "peak", t->metric);
             if (!row)
                 return -1;
             row->precision = t->precision;
-            row->width = widths[w];
-            snprintf(row->case_, sizeof(row->case_), "%s x%u", t->precision, widths[w]);
-            measure(dev, env, opt, t, widths[w], row);
+            row->width = width;
+            snprintf(row->case_, sizeof(row->case_), "%s x%u", t->precision, width);
+            measure(dev, env, opt, t, width, variant, row);
         }
         for (size_t i = first; i < out->n_rows; i++)
             if (out->rows[i].status == CLB_ROW_OK &&

@@ -82,7 +82,13 @@ static double dot_err(long double value, long double abs_sum, uint64_t n)
 }
 
 struct clb_gemm_reference {
+    /* The problem as the checks below see it: op(A), op(B) and C0 dense and row-major (the
+     * default mode). It is the caller's data in the default mode; in any other, `logical`,
+     * gathered from the caller's buffers (`stored`) through their layouts. */
     const struct clb_gemm_data *data;
+    const struct clb_gemm_data *stored;
+    struct clb_gemm_data *logical; /* owned; NULL in the default mode */
+    void *c_dense;                 /* m*n: verify's scratch for C read through its layout */
     enum clb_verify_method method;
     double u2_3; /* u^2 / 3: the variance of one rounding, per unit of |x|^2 */
 
@@ -132,19 +138,63 @@ static enum clb_verify_source auto_source(struct clb_gemm_shape s, enum clb_prec
                                                                     : CLB_VERIFY_SOURCE_DGEMM;
 }
 
-uint64_t clb_gemm_reference_bytes(struct clb_gemm_shape s, enum clb_precision p)
+uint64_t clb_gemm_reference_bytes(struct clb_gemm_shape s, enum clb_precision p,
+                                  const struct clb_gemm_mode *mode)
 {
     const enum clb_verify_source src = auto_source(s, p);
+    /* Another mode: dense copies of op(A), op(B), C0, and of each result checked. */
+    const uint64_t dense = clb_gemm_mode_is_default(mode)
+                               ? 0
+                               : (s.m * s.k + s.k * s.n + 2 * s.m * s.n) * clb_precision_bytes(p);
 
     /* Per vector: the weights, z, e, w (40 bytes an entry), verify's scratch (32), the
      * passes' per-output accumulators (64 a column, twice in the columns pass); B x and
      * y'A with their bounds (64 a k-term). */
     if (src == CLB_VERIFY_SOURCE_FREIVALDS)
-        return (s.m * 72 + s.n * 200 + s.k * 128) * CLB_VERIFY_VECTORS + s.m * 8;
+        return dense + (s.m * 72 + s.n * 200 + s.k * 128) * CLB_VERIFY_VECTORS + s.m * 8;
     if (src == CLB_VERIFY_SOURCE_NAIVE) /* R, tolerance, variance */
-        return s.m * s.n * 24 + s.n * 24;
+        return dense + s.m * s.n * 24 + s.n * 24;
     /* and P while it is made, and the widened A and B */
-    return s.m * s.n * 32 + s.m * s.k * 8 + s.k * s.n * 8 + s.n * 24;
+    return dense + s.m * s.n * 32 + s.m * s.k * 8 + s.k * s.n * 8 + s.n * 24;
+}
+
+/* Entries (i, j) of op(X), rows x cols, from the buffer `src` through its layout, row-major. */
+static void gather(const void *src, const struct clb_gemm_matrix_layout *l, uint64_t rows,
+                   uint64_t cols, size_t es, void *dst)
+{
+    for (uint64_t i = 0; i < rows; i++)
+        for (uint64_t j = 0; j < cols; j++)
+            memcpy((char *)dst + (i * cols + j) * es, (const char *)src + clb_gemm_at(l, i, j) * es,
+                   es);
+}
+
+/* The problem in the default mode, its inputs read through d's layouts; NULL: out of memory. */
+static struct clb_gemm_data *dense_copy(const struct clb_gemm_data *d)
+{
+    const struct clb_gemm_shape s = d->shape;
+    const size_t es = clb_precision_bytes(d->precision);
+    struct clb_gemm_data *c = calloc(1, sizeof(*c));
+
+    if (!c)
+        return NULL;
+    c->shape = s;
+    c->precision = d->precision;
+    c->alpha = d->alpha;
+    c->beta = d->beta;
+    clb_gemm_layout(&c->mode, s, CLB_GEMM_A, &c->la);
+    clb_gemm_layout(&c->mode, s, CLB_GEMM_B, &c->lb);
+    clb_gemm_layout(&c->mode, s, CLB_GEMM_C, &c->lc);
+    c->a = malloc(s.m * s.k * es);
+    c->b = malloc(s.k * s.n * es);
+    c->c0 = malloc(s.m * s.n * es);
+    if (!c->a || !c->b || !c->c0) {
+        clb_gemm_data_destroy(c);
+        return NULL;
+    }
+    gather(d->a, &d->la, s.m, s.k, es, c->a);
+    gather(d->b, &d->lb, s.k, s.n, es, c->b);
+    gather(d->c0, &d->lc, s.m, s.n, es, c->c0);
+    return c;
 }
 
 /*
@@ -670,6 +720,13 @@ struct clb_gemm_reference *clb_gemm_reference_create_from(const struct clb_gemm_
 
     if (!r)
         goto oom;
+    r->stored = d;
+    if (!clb_gemm_mode_is_default(&d->mode)) {
+        if (!(r->logical = dense_copy(d)) ||
+            !(r->c_dense = malloc(d->shape.m * d->shape.n * clb_precision_bytes(d->precision))))
+            goto oom;
+        d = r->logical;
+    }
     if (src == CLB_VERIFY_SOURCE_AUTO)
         src = auto_source(d->shape, d->precision);
     /* DGEMM is no higher precision for fp64, and a build without OpenBLAS has none. */
@@ -692,6 +749,8 @@ void clb_gemm_reference_destroy(struct clb_gemm_reference *r)
 {
     if (!r)
         return;
+    clb_gemm_data_destroy(r->logical);
+    free(r->c_dense);
     free(r->ref);
     free(r->tol);
     free(r->var);
@@ -720,7 +779,7 @@ void clb_gemm_reference_destroy(struct clb_gemm_reference *r)
  * is in units of an error's size.
  */
 enum check { CHECK_NONE, CHECK_NONFINITE, CHECK_ENTRY, CHECK_ROW, CHECK_COLUMN, CHECK_ROWS,
-             CHECK_COLUMNS, CHECK_NORM, CHECK_MEMORY };
+             CHECK_COLUMNS, CHECK_NORM, CHECK_MEMORY, CHECK_OFFSET, CHECK_PADDING };
 
 struct worst {
     double ratio;
@@ -743,11 +802,19 @@ static void consider(struct worst *w, double stat, double limit, enum check chec
     }
 }
 
-static void name_check(const struct worst *w, char *buf, size_t len)
+static void name_check(const struct clb_gemm_reference *r, const struct worst *w, char *buf,
+                       size_t len)
 {
     const unsigned long long i = w->i, j = w->j;
 
     switch (w->check) {
+    case CHECK_OFFSET:
+        snprintf(buf, len, "C's offset changed: element %llu of its buffer", i);
+        break;
+    case CHECK_PADDING:
+        snprintf(buf, len, "C's padding changed: element %llu of its buffer, after %s %llu", i,
+                 r->stored->mode.col_major ? "column" : "row", j);
+        break;
     case CHECK_NONFINITE:
         snprintf(buf, len, "non-finite entry (%llu, %llu)", i, j);
         break;
@@ -922,6 +989,37 @@ static void verify_freivalds(const struct clb_gemm_reference *r, const void *c,
                                                      : 0;
 }
 
+/*
+ * Every element of C's buffer outside the matrix (the offset, each line's
+ * padding) must be as C0 had it, bit for bit: the first one changed fails.
+ */
+static void check_outside(const struct clb_gemm_reference *r, const void *c, struct worst *w)
+{
+    const struct clb_gemm_data *d = r->stored;
+    const struct clb_gemm_matrix_layout *l = &d->lc;
+    const size_t es = clb_precision_bytes(d->precision);
+    const char *got = c, *want = d->c0;
+
+    for (uint64_t at = 0; at < l->offset; at++) {
+        if (memcmp(got + at * es, want + at * es, es)) {
+            consider(w, INFINITY, 1, CHECK_OFFSET, at, 0);
+            return;
+        }
+    }
+    for (uint64_t line = 0; l->ld > l->line_len && line < l->lines; line++) {
+        const uint64_t from = l->offset + line * l->ld + l->line_len,
+                       to = l->offset + (line + 1) * l->ld;
+        if (!memcmp(got + from * es, want + from * es, (to - from) * es))
+            continue;
+        for (uint64_t at = from; at < to; at++) {
+            if (memcmp(got + at * es, want + at * es, es)) {
+                consider(w, INFINITY, 1, CHECK_PADDING, at, line);
+                return;
+            }
+        }
+    }
+}
+
 void clb_gemm_verify(const struct clb_gemm_reference *r, const void *c,
                      struct clb_verify_result *out)
 {
@@ -930,6 +1028,13 @@ void clb_gemm_verify(const struct clb_gemm_reference *r, const void *c,
     memset(out, 0, sizeof(*out));
     out->method = r->method;
     out->checked = r->data->shape.m * r->data->shape.n;
+    if (r->logical) {
+        const struct clb_gemm_shape s = r->data->shape;
+        check_outside(r, c, &w);
+        gather(c, &r->stored->lc, s.m, s.n, clb_precision_bytes(r->data->precision),
+               r->c_dense);
+        c = r->c_dense;
+    }
     if (r->method == CLB_VERIFY_FULL)
         verify_full(r, c, out, &w);
     else
@@ -937,5 +1042,5 @@ void clb_gemm_verify(const struct clb_gemm_reference *r, const void *c,
     out->worst_ratio = w.ratio;
     out->passed = w.ratio <= 1.0;
     if (!out->passed)
-        name_check(&w, out->failed, sizeof(out->failed));
+        name_check(r, &w, out->failed, sizeof(out->failed));
 }

@@ -1,5 +1,6 @@
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "clbench/cli/gemm_args.h"
 #include "clbench/util/parse.h"
@@ -255,4 +256,46 @@ int clb_opt_blas_core(const char *arg, void *field, struct clb_error *e)
     }
     *(const char **)field = arg;
     return 0;
+}
+
+int clb_opt_trans(const char *arg, void *field, struct clb_error *e)
+{
+    static const char *const names[] = { "NN", "NT", "TN", "TT" };
+    struct clb_gemm_mode *m = field;
+
+    for (int i = 0; i < 4; i++) {
+        if (!strcasecmp(arg, names[i])) {
+            m->trans_a = i >= 2;
+            m->trans_b = i % 2;
+            return 0;
+        }
+    }
+    clb_error_set(e, "unknown transposes '%.40s', expected NN, NT, TN or TT (A's then B's: "
+                     "N as is, T transposed)", arg);
+    return -1;
+}
+
+int clb_opt_layout(const char *arg, void *field, struct clb_error *e)
+{
+    struct clb_gemm_mode *m = field;
+
+    if (strcmp(arg, "row") && strcmp(arg, "col")) {
+        clb_error_set(e, "unknown layout '%.40s', expected row (row-major) or col "
+                         "(column-major)", arg);
+        return -1;
+    }
+    m->col_major = !strcmp(arg, "col");
+    return 0;
+}
+
+int clb_opt_ld_pad(const char *arg, void *field, struct clb_error *e)
+{
+    return clb_parse_u64(arg, 0, CLB_GEMM_MAX_LD_PAD, &((struct clb_gemm_mode *)field)->ld_pad,
+                         e);
+}
+
+int clb_opt_offset(const char *arg, void *field, struct clb_error *e)
+{
+    return clb_parse_u64(arg, 0, CLB_GEMM_MAX_OFFSET, &((struct clb_gemm_mode *)field)->offset,
+                         e);
 }

@@ -29,6 +29,7 @@ struct gemm_config {
     unsigned runs, warmup, threads;
     double min_time_s, max_time_s, alpha, beta;
     uint64_t seed;
+    struct clb_gemm_mode mode;         /* --trans, --layout, --ld, --offset */
     bool transfers;
     bool no_peak;
     bool untuned;
@@ -99,6 +100,20 @@ static const struct clb_option gemm_options[] = {
       offsetof(struct gemm_config, alpha) },
     { "beta", 0, "X", "beta in C = alpha*A*B + beta*C (default: 0)", clb_opt_scalar,
       offsetof(struct gemm_config, beta) },
+    { "trans", 0, "AB",
+      "Whether A and B are stored transposed, as BLAS's transa and transb: NN, NT, TN or TT; "
+      "C = alpha*op(A)*op(B) + beta*C, op(A) M x K, op(B) K x N (default: NN)",
+      clb_opt_trans, offsetof(struct gemm_config, mode) },
+    { "layout", 0, "ORDER",
+      "Storage of A, B and C: row (row-major) or col (column-major, BLAS's own) (default: row)",
+      clb_opt_layout, offsetof(struct gemm_config, mode) },
+    { "ld", 0, "PAD",
+      "Make every leading dimension PAD elements longer than its minimum, at every size (lda = "
+      "K + PAD for a row-major A in NN; the padding must stay untouched) (default: 0)",
+      clb_opt_ld_pad, offsetof(struct gemm_config, mode) },
+    { "offset", 0, "N",
+      "Put each matrix N elements into its buffer, as CLBlast's a_offset, b_offset and "
+      "c_offset (default: 0)", clb_opt_offset, offsetof(struct gemm_config, mode) },
     { "untuned", 0, NULL,
       "Also run every tunable backend with its built-in parameters (clblast-untuned, "
       "clbench-untuned) next to its rows with the parameters stored by 'clbench tune'", NULL,
@@ -363,6 +378,9 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
                                   cfg->sizes.v[i].k);
     for (size_t b = 0; b < cfg->backends.n; b++)
         plan = clb_fleet_plan_add(plan, cfg->backends.v[b]->on_device);
+    plan = clb_fleet_plan_add(plan, cfg->mode.trans_a + 2 * cfg->mode.trans_b +
+                                        4 * cfg->mode.col_major);
+    plan = clb_fleet_plan_add(clb_fleet_plan_add(plan, cfg->mode.ld_pad), cfg->mode.offset);
     if ((rc = clb_fleet_plan(show_devices ? "run" : "gemm", plan)) != CLB_EXIT_OK) {
         clb_selection_close(&sel);
         return rc;
@@ -406,6 +424,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         .seed = cfg->seed,
         .alpha = cfg->alpha,
         .beta = cfg->beta,
+        .mode = cfg->mode,
         .progress = isatty(STDERR_FILENO),
         .stored_params = stored_params,
         .step = fleet ? clb_fleet_step : NULL,

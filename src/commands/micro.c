@@ -22,12 +22,54 @@ struct micro_config {
     const char *output;
     uint64_t bytes;
     struct clb_byte_list sizes;
+    unsigned transfer_modes; /* transfer: --modes, bits of enum clb_transfer_mode */
     struct clb_precision_list precisions; /* bandwidth: -p */
 };
 
 static int opt_bytes(const char *arg, void *field, struct clb_error *e)
 {
     return clb_parse_bytes(arg, field, e);
+}
+
+/* --modes "pageable,map": strict, each name once, "all" alone. */
+static int opt_transfer_modes(const char *arg, void *field, struct clb_error *e)
+{
+    unsigned *modes = field;
+
+    *modes = 0;
+    if (!strcmp(arg, "all")) {
+        *modes = (1u << CLB_TRANSFER_MODE_COUNT) - 1;
+        return 0;
+    }
+    for (const char *s = arg;;) {
+        const size_t len = strcspn(s, ",");
+        int found = -1;
+        for (int i = 0; i < CLB_TRANSFER_MODE_COUNT; i++)
+            if (strlen(clb_transfer_mode_names[i]) == len &&
+                !strncmp(s, clb_transfer_mode_names[i], len))
+                found = i;
+        if (!len) {
+            clb_error_set(e, "empty item in '%s'", arg);
+            return -1;
+        }
+        if (len == 3 && !strncmp(s, "all", 3)) {
+            clb_error_set(e, "'all' goes alone, not with other modes");
+            return -1;
+        }
+        if (found < 0) {
+            clb_error_set(e, "unknown mode '%.*s' (pageable, pinned, async, map, zero-copy, "
+                             "or all alone)", (int)len, s);
+            return -1;
+        }
+        if (*modes & (1u << found)) {
+            clb_error_set(e, "'%s' is listed twice", clb_transfer_mode_names[found]);
+            return -1;
+        }
+        *modes |= 1u << found;
+        if (!s[len])
+            return 0;
+        s += len + 1;
+    }
 }
 
 static int opt_stat(const char *arg, void *field, struct clb_error *e)
@@ -79,6 +121,12 @@ static const struct clb_option transfer_options[] = {
     MICRO_COMMON_OPTIONS,
     { "sizes", 0, "LIST", "Transfer sizes (default: 4K,64K,1M,16M,256M)", clb_opt_byte_list,
       offsetof(struct micro_config, sizes) },
+    { "modes", 0, "LIST",
+      "Paths to time, or all: pageable, pinned (blocking copies from malloc'd or "
+      "CL_MEM_ALLOC_HOST_PTR memory), async (pinned, non-blocking + clFinish), map (map + "
+      "memcpy + unmap), zero-copy (map + unmap of a CL_MEM_USE_HOST_PTR buffer: the handover "
+      "alone, no copy) (default: pageable,pinned)", opt_transfer_modes,
+      offsetof(struct micro_config, transfer_modes) },
     { 0 },
 };
 
@@ -133,7 +181,8 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
     struct clb_micro_options opt = { .runs = cfg->runs, .min_time_s = cfg->min_time_s,
                                      .bytes = cfg->bytes,
                                      .sizes = cfg->sizes.n ? cfg->sizes.v : NULL,
-                                     .n_sizes = cfg->sizes.n };
+                                     .n_sizes = cfg->sizes.n,
+                                     .transfer_modes = cfg->transfer_modes };
     struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
                                  .started = time(NULL) };
     struct clb_error e;
@@ -228,12 +277,14 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
     }
 
 MICRO_COMMAND(peak, clb_peak_run, peak_options,
-              "Peak arithmetic rate per precision (fp32, fp64, fp16, int32) with clbench's own "
+              "Peak arithmetic rate per precision (fp32, fp64, fp16, bf16, int32, int16, int8, "
+              "int8dot) with clbench's own "
               "kernels, verified.");
 MICRO_COMMAND(bandwidth, clb_bandwidth_run, bandwidth_options,
               "Device memory bandwidth: copy, mul, add, triad, dot (BabelStream's kernels), "
               "verified.");
 MICRO_COMMAND(transfer, clb_transfer_run, transfer_options,
-              "Host-to-device and device-to-host bandwidth, pageable and pinned memory, by size.");
+              "Host-to-device and device-to-host bandwidth, pageable and pinned memory (also "
+              "non-blocking, map/unmap, zero-copy: --modes), by size.");
 MICRO_COMMAND(latency, clb_latency_run, latency_options,
               "Kernel launch latency: round trip, enqueue to start, and an empty kernel's run.");

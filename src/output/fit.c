@@ -178,8 +178,7 @@ static void duration(double s, char *buf, size_t len)
         snprintf(buf, len, "%.3g years", s / (365.25 * 86400.0));
 }
 
-/* The formulas behind the estimates, with this request's numbers, one per line. */
-static void formulas(const struct clb_fit_report *r, char lines[3][320])
+void clb_fit_speed_formulas(const struct clb_fit_report *r, char lines[3][320])
 {
     const struct clb_fit_request *q = r->request;
     char params[32], w[64], kv[64];
@@ -197,13 +196,44 @@ static void formulas(const struct clb_fit_report *r, char lines[3][320])
              "training time = 6 x %s x tokens / measured GEMM rate", params);
 }
 
+void clb_fit_speed_cells(const struct clb_fit_speed *s, struct clb_fit_speed_cells *c)
+{
+    *c = (struct clb_fit_speed_cells){ "-", "-", "-", "-", "-" };
+    if (s->measured.prefill_gflops > 0) {
+        clb_format_flops(s->measured.prefill_gflops, c->rate, sizeof(c->rate));
+        snprintf(c->prefill, sizeof(c->prefill), "%.3g", s->estimate.prefill_tokens_s);
+        snprintf(c->backend, sizeof(c->backend), "%s %s%s", s->measured.backend,
+                 s->measured.precision ? s->measured.precision : "",
+                 s->measured.prefill_roles < CLB_LAYER_GEMMS ? " (part of a layer)" : "");
+    }
+    if (s->measured.bandwidth_gbps > 0) {
+        snprintf(c->bandwidth, sizeof(c->bandwidth), "%.4g GB/s", s->measured.bandwidth_gbps);
+        snprintf(c->decode, sizeof(c->decode), "<= %.3g", s->estimate.decode_tokens_s);
+    }
+}
+
+bool clb_fit_speed_note(const struct clb_fit_report *r, size_t i, char *buf, size_t len)
+{
+    /* The weights' precision is the GEMMs' where they ran (clb_file_speed_estimates). */
+    const char *weights = r->request->mode == CLB_FIT_TRAIN ? "fp16"
+                                                            : clb_dtype_name(r->request->dtype);
+    const char *ran = r->speeds[i].measured.precision;
+
+    if (!ran || !(r->speeds[i].measured.prefill_gflops > 0) || !strcmp(ran, weights) ||
+        (!strcmp(weights, "bf16") && !strcmp(ran, "fp16")))
+        return false;
+    snprintf(buf, len, "%s's prefill rate is of %s GEMMs, not of the %s weights' precision "
+                       "(none ran there)", r->speeds[i].measured.device, ran, weights);
+    return true;
+}
+
 int clb_fit_write_speeds(FILE *out, const struct clb_fit_report *r)
 {
     static const char *const head[] = { "DEVICE",     "BACKEND",   "PREFILL RATE",
                                         "PREFILL TOK/S", "BANDWIDTH", "DECODE TOK/S",
                                         "TRAIN" };
     struct clb_table *t = clb_table_create(head, 7);
-    char lines[3][320], tokens[32];
+    char lines[3][320], tokens[32], note[320];
 
     if (!t)
         return -1;
@@ -217,22 +247,13 @@ int clb_fit_write_speeds(FILE *out, const struct clb_fit_report *r)
     fputs(":\n", out);
     for (size_t i = 0; i < r->n_speeds; i++) {
         const struct clb_fit_speed *s = &r->speeds[i];
-        char rate[48] = "-", pre[32] = "-", bw[32] = "-", dec[32] = "-", train[48] = "-",
-             backend[64] = "-";
-        if (s->measured.prefill_gflops > 0) {
-            clb_format_flops(s->measured.prefill_gflops, rate, sizeof(rate));
-            snprintf(pre, sizeof(pre), "%.3g", s->estimate.prefill_tokens_s);
-            snprintf(backend, sizeof(backend), "%s %s%s", s->measured.backend,
-                     s->measured.precision ? s->measured.precision : "",
-                     s->measured.prefill_roles < CLB_LAYER_GEMMS ? " (part of a layer)" : "");
-        }
-        if (s->measured.bandwidth_gbps > 0) {
-            snprintf(bw, sizeof(bw), "%.4g GB/s", s->measured.bandwidth_gbps);
-            snprintf(dec, sizeof(dec), "<= %.3g", s->estimate.decode_tokens_s);
-        }
+        struct clb_fit_speed_cells c;
+        char train[48] = "-";
+        clb_fit_speed_cells(s, &c);
         if (r->train_tokens > 0 && s->estimate.train_s > 0)
             duration(s->estimate.train_s, train, sizeof(train));
-        const char *cells[] = { s->measured.device, backend, rate, pre, bw, dec, train };
+        const char *cells[] = { s->measured.device, c.backend, c.rate, c.prefill, c.bandwidth,
+                                c.decode, train };
         if (clb_table_add(t, cells)) {
             clb_table_destroy(t);
             return -1;
@@ -240,23 +261,15 @@ int clb_fit_write_speeds(FILE *out, const struct clb_fit_report *r)
     }
     clb_table_print(t, out);
     clb_table_destroy(t);
-    formulas(r, lines);
+    clb_fit_speed_formulas(r, lines);
     for (int i = 0; i < 3; i++)
         fprintf(out, "%s\n", lines[i]);
     if (r->train_tokens > 0)
         fprintf(out, "training FLOPs: 6 x parameters x tokens = %.3g\n",
                 r->n_speeds ? r->speeds[0].estimate.train_flops : 0.0);
-    /* The weights' precision is the GEMMs' where they ran (clb_file_speed_estimates). */
-    const char *weights = r->request->mode == CLB_FIT_TRAIN ? "fp16"
-                                                            : clb_dtype_name(r->request->dtype);
-    for (size_t i = 0; i < r->n_speeds; i++) {
-        const char *ran = r->speeds[i].measured.precision;
-        if (ran && r->speeds[i].measured.prefill_gflops > 0 && strcmp(ran, weights) &&
-            !(strcmp(weights, "bf16") == 0 && strcmp(ran, "fp16") == 0))
-            fprintf(out, "note: %s's prefill rate is of %s GEMMs, not of the %s weights' "
-                         "precision (none ran there)\n", r->speeds[i].measured.device, ran,
-                    weights);
-    }
+    for (size_t i = 0; i < r->n_speeds; i++)
+        if (clb_fit_speed_note(r, i, note, sizeof(note)))
+            fprintf(out, "note: %s\n", note);
     return 0;
 }
 
@@ -265,7 +278,7 @@ static json_t *speed_json(const struct clb_fit_report *r)
     char lines[3][320];
     json_t *devs = json_array();
 
-    formulas(r, lines);
+    clb_fit_speed_formulas(r, lines);
     for (size_t i = 0; i < r->n_speeds; i++) {
         const struct clb_fit_speed *s = &r->speeds[i];
         const struct clb_speed_estimate *e = &s->estimate;

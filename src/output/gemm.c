@@ -17,16 +17,32 @@ static void shape_label(struct clb_gemm_shape s, char *buf, size_t len)
     snprintf(buf, len, "%" PRIu64 "x%" PRIu64 "x%" PRIu64, s.m, s.n, s.k);
 }
 
-/* The shape, and what it stands for in a model (gemm --shapes): "512x12288x4096 (qkv, prefill)". */
+/*
+ * The shape, the mode where it is not the default ("128x96x64 TN col ld+3
+ * off16"), and what the shape stands for in a model (gemm --shapes):
+ * "512x12288x4096 (qkv, prefill)".
+ */
 static void row_shape_label(const struct clb_gemm_row *row, char *buf, size_t len)
 {
-    char dims[64];
+    char dims[64], mode[48];
 
     shape_label(row->shape, dims, sizeof(dims));
+    clb_gemm_mode_label(&row->mode, mode, sizeof(mode));
     if (row->role.role)
-        snprintf(buf, len, "%s (%s, %s)", dims, row->role.role, row->role.phase);
+        snprintf(buf, len, "%s%s%s (%s, %s)", dims, mode[0] ? " " : "", mode, row->role.role,
+                 row->role.phase);
     else
-        snprintf(buf, len, "%s", dims);
+        snprintf(buf, len, "%s%s%s", dims, mode[0] ? " " : "", mode);
+}
+
+/* The leading dimensions of A, B and C in the row's mode. */
+static void row_lds(const struct clb_gemm_row *row, uint64_t ld[3])
+{
+    for (int w = CLB_GEMM_A; w <= CLB_GEMM_C; w++) {
+        struct clb_gemm_matrix_layout l;
+        clb_gemm_layout(&row->mode, row->shape, (enum clb_gemm_matrix)w, &l);
+        ld[w] = l.ld;
+    }
 }
 
 static void check_label(const struct clb_gemm_row *row, char *buf, size_t len)
@@ -291,6 +307,13 @@ static json_t *config_json(const struct clb_gemm_row *row, const struct clb_gemm
     /* Parameters tuned at another size are another configuration. */
     if (c && row->tuned)
         json_object_set_new(c, "tuned_at", json_integer((json_int_t)row->tuned_at));
+    /* So is another mode; the default is no key, as in files from before modes. */
+    if (c && !clb_gemm_mode_is_default(&row->mode)) {
+        json_object_set_new(c, "trans", json_string(clb_gemm_mode_trans(&row->mode)));
+        json_object_set_new(c, "layout", json_string(clb_gemm_mode_layout(&row->mode)));
+        json_object_set_new(c, "ld_pad", json_integer((json_int_t)row->mode.ld_pad));
+        json_object_set_new(c, "offset", json_integer((json_int_t)row->mode.offset));
+    }
     if (c && !row->device && lib) {
         const struct clb_field *threads = clb_library_field(lib, "threads");
         const struct clb_field *core = clb_library_field(lib, "core");
@@ -342,6 +365,14 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     json_object_set_new(o, "m", json_integer((json_int_t)row->shape.m));
     json_object_set_new(o, "n", json_integer((json_int_t)row->shape.n));
     json_object_set_new(o, "k", json_integer((json_int_t)row->shape.k));
+    uint64_t ld[3];
+    row_lds(row, ld);
+    json_object_set_new(o, "trans", json_string(clb_gemm_mode_trans(&row->mode)));
+    json_object_set_new(o, "layout", json_string(clb_gemm_mode_layout(&row->mode)));
+    json_object_set_new(o, "lda", json_integer((json_int_t)ld[0]));
+    json_object_set_new(o, "ldb", json_integer((json_int_t)ld[1]));
+    json_object_set_new(o, "ldc", json_integer((json_int_t)ld[2]));
+    json_object_set_new(o, "offset", json_integer((json_int_t)row->mode.offset));
     json_object_set_new(o, "flops", json_real(clb_gemm_flops(row->shape)));
     json_object_set_new(o, "status", json_string(clb_row_status_name(row->status)));
     json_object_set_new(o, "reason", row->status == CLB_ROW_OK ? json_null()
@@ -453,7 +484,8 @@ static int write_json(FILE *out, const struct clb_gemm_report *r)
 static int write_csv(FILE *out, const struct clb_gemm_report *r)
 {
     fputs("device,device_name,backend,precision,m,n,k,status,first_call_s,median_s,min_s,"
-          "max_s,cv,gflops,speedup,verified,max_abs_err,rel_err,e2e_median_s,reason\n",
+          "max_s,cv,gflops,speedup,verified,max_abs_err,rel_err,e2e_median_s,reason,trans,layout,"
+          "lda,ldb,ldc,offset\n",
           out);
     for (size_t i = 0; i < r->results->n_rows; i++) {
         const struct clb_gemm_row *row = &r->results->rows[i];
@@ -485,7 +517,11 @@ static int write_csv(FILE *out, const struct clb_gemm_report *r)
             fprintf(out, "%.9g", row->e2e_s.median);
         fputc(',', out);
         clb_csv_field(out, row->status == CLB_ROW_OK ? "" : row->reason);
-        fputc('\n', out);
+        uint64_t ld[3];
+        row_lds(row, ld);
+        fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+                clb_gemm_mode_trans(&row->mode), clb_gemm_mode_layout(&row->mode), ld[0], ld[1],
+                ld[2], row->mode.offset);
     }
     return 0;
 }

@@ -32,6 +32,23 @@ static const char *base(const char *path)
     return s ? s + 1 : path;
 }
 
+/* s escaped, cut to fewer than max bytes with "..." (long names would run off a chart's edge). */
+static void esc_clip(FILE *out, const char *s, size_t max)
+{
+    char buf[64];
+
+    if (strlen(s) < max || max < 4) {
+        esc(out, s);
+        return;
+    }
+    size_t cut = (max < sizeof(buf) ? max : sizeof(buf)) - 4;
+    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80) /* not inside a UTF-8 character */
+        cut--;
+    memcpy(buf, s, cut);
+    memcpy(buf + cut, "...", 4);
+    esc(out, buf);
+}
+
 /* A point of a GEMM curve: size on x (cube root of m*n*k), the figure on y. */
 struct point {
     double x, y;
@@ -293,12 +310,7 @@ static void speedup_chart(FILE *out, struct clb_result_file *const *files, size_
         double xe = scale(r->speedup, xlog ? lo : 0, hi, xlog, left, right);
         fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"12\">", left - 8,
                 y + 14);
-        /* Long device names would run off the left edge. */
-        char dev[30];
-        snprintf(dev, sizeof(dev), "%s", r->device);
-        if (strlen(r->device) >= sizeof(dev))
-            memcpy(dev + sizeof(dev) - 4, "...", 4);
-        esc(out, dev);
+        esc_clip(out, r->device, 30);
         fprintf(out, " (%s, %s, %s)", r->backend, r->precision, r->case_ + strcspn(r->case_, " ") + 1);
         if (r->host) {
             fputs(" · ", out);
@@ -336,6 +348,22 @@ static bool measured_on(const struct clb_result_row *r, const char *device,
                         const struct clb_result_row *of_rank)
 {
     return !strcmp(r->device, device) && r->has_value && r->rank == of_rank->rank;
+}
+
+/* "DEVICE · host r1 · file.json": a device's chart title (host and rank in a fleet file). */
+static void device_title(FILE *out, const struct clb_result_file *f, const char *device,
+                         const struct clb_result_row *of_rank, size_t n_files)
+{
+    esc(out, device);
+    if (of_rank->host) {
+        fputs(" · ", out);
+        esc(out, of_rank->host);
+        fprintf(out, " r%d", of_rank->rank);
+    }
+    if (n_files > 1) {
+        fputs(" · ", out);
+        esc(out, base(f->path));
+    }
 }
 
 /*
@@ -387,16 +415,7 @@ static void roofline(FILE *out, const struct clb_result_file *f, const char *dev
     yhi = pow(10, ceil(log10(yhi)));
 
     fputs("<h2>Roofline: ", out);
-    esc(out, device);
-    if (of_rank->host) {
-        fputs(" · ", out);
-        esc(out, of_rank->host);
-        fprintf(out, " r%d", of_rank->rank);
-    }
-    if (n_files > 1) {
-        fputs(" · ", out);
-        esc(out, base(f->path));
-    }
+    device_title(out, f, device, of_rank, n_files);
     fprintf(out, "</h2>\n<svg class=\"chart roofline\" viewBox=\"0 0 %d %d\" width=\"%d\" "
                  "height=\"%d\" role=\"img\" aria-label=\"roofline\">\n", W, H, W, H);
     fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
@@ -871,6 +890,320 @@ out:
     free(values);
 }
 
+/*
+ * Datasheet vs measured: a device's headline figures, each as a share of the
+ * figure it is held against (a vendor's datasheet, or a CPU's derived peak).
+ */
+static const struct {
+    const char *figure, *kind;
+} figure_kinds[] = { { "fp64_vector", "fp64 vector peak" }, { "fp32_vector", "fp32 vector peak" },
+                     { "fp16_vector", "fp16 vector peak" }, { "memory", "memory bandwidth" } };
+
+static void figure_kind(FILE *out, const char *figure)
+{
+    for (size_t i = 0; i < sizeof(figure_kinds) / sizeof(figure_kinds[0]); i++)
+        if (!strcmp(figure, figure_kinds[i].figure)) {
+            fputs(figure_kinds[i].kind, out);
+            return;
+        }
+    esc(out, figure);
+}
+
+/* "49.3%", and a small share with two digits that say something: "0.037%". */
+static void percent_value(FILE *out, double pct)
+{
+    fprintf(out, pct >= 1 || pct == 0 ? "%.1f%%" : "%.2g%%", pct);
+}
+
+/* A figure as people read it: "82.32", "51000" (not "5.1e+04"). */
+static void figure_value(FILE *out, double v)
+{
+    fprintf(out, v >= 1e4 ? "%.0f" : "%.4g", v);
+}
+
+static bool same_place(const struct clb_result_row *a, const struct clb_result_row *b)
+{
+    return !strcmp(a->device, b->device) && !strcmp(a->device_id, b->device_id);
+}
+
+static bool same_device(const struct clb_result_row *a, const struct clb_result_row *b)
+{
+    return same_place(a, b) && a->rank == b->rank;
+}
+
+/*
+ * Whether r is drawn against its datasheet figure: a verified peak at its
+ * best width, triad, or the fastest GEMM row of its precision and device
+ * (the first of equals).
+ */
+static bool datasheet_bar(const struct clb_result_file *f, const struct clb_result_row *r)
+{
+    if (!r->has_value || !r->has_datasheet)
+        return false;
+    if (!strcmp(r->benchmark, "peak"))
+        return r->headline;
+    if (!strcmp(r->benchmark, "bandwidth"))
+        return clb_result_row_is_triad(r);
+    if (strcmp(r->benchmark, "gemm") || !r->precision)
+        return false;
+    for (const struct clb_result_row *o = f->rows; o < f->rows + f->n_rows; o++)
+        if (o != r && o->has_value && o->has_datasheet && !strcmp(o->benchmark, "gemm") &&
+            o->precision && !strcmp(o->precision, r->precision) && same_device(o, r) &&
+            (o->value > r->value || (o->value == r->value && o < r)))
+            return false;
+    return true;
+}
+
+/* "datasheet of NVIDIA H100 PCIe 80GB = 51000 GFLOP/s", "derived peak of AMD Zen 4: ..." */
+static void datasheet_against(FILE *out, const struct clb_result_row *r)
+{
+    const struct clb_result_datasheet *d = &r->datasheet;
+
+    fputs(d->derived ? "derived peak of " : "datasheet of ", out);
+    esc(out, d->accelerator);
+    if (d->derived && d->cores > 0 && d->flops_per_cycle > 0 && d->clock_ghz > 0)
+        fprintf(out, ": %.4g cores x %.4g flops/cycle x %.3g GHz (measured)", d->cores,
+                d->flops_per_cycle, d->clock_ghz);
+    fputs(" = ", out);
+    figure_value(out, d->value);
+    fprintf(out, " %s", clb_metric_unit(r->metric));
+}
+
+enum { DL = 330, DR = 740, DT = 34, D_ROW = 40, D_BAR = 26 };
+
+/* One figure at y: the datasheet's as a grey bar (100%), the measured one over it. */
+static void datasheet_row(FILE *out, const struct clb_result_row *r, double y, double hi,
+                          const char *color)
+{
+    const char *unit = clb_metric_unit(r->metric);
+    const double pct = clb_result_row_datasheet_percent(r);
+    const double x100 = scale(100, 0, hi, false, DL, DR), xe = scale(pct, 0, hi, false, DL, DR);
+    char label[128];
+
+    snprintf(label, sizeof(label), "%s %s", r->benchmark, r->case_);
+    fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"12\">", DL - 8,
+            y + 11);
+    esc_clip(out, label, 50);
+    fprintf(out, "</text><text class=\"figure-kind\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\" "
+                 "font-size=\"11\" fill=\"#666\">", DL - 8, y + 25);
+    esc_clip(out, r->backend, 24);
+    fputs(" · ", out);
+    figure_kind(out, r->datasheet.figure);
+    fputs(r->datasheet.derived ? ", derived peak" : ", datasheet", out);
+    fprintf(out, "</text>\n<rect class=\"datasheet-bar\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" "
+                 "height=\"%d\" fill=\"#e8e8e8\" stroke=\"#bbb\"><title>", DL, y, x100 - DL, D_BAR);
+    datasheet_against(out, r);
+    fputs(" (source: ", out);
+    esc(out, r->datasheet.source ? r->datasheet.source : "not given");
+    fprintf(out, ")</title></rect><rect class=\"bar measured\" x=\"%d\" y=\"%.1f\" "
+                 "width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>measured %.4g %s = ", DL,
+            y + 5, fmax(xe - DL, 1), D_BAR - 10, color, r->value, unit);
+    percent_value(out, pct);
+    fputs(" of the ", out);
+    datasheet_against(out, r);
+    fprintf(out, "</title></rect>\n<text class=\"percent\" x=\"%.1f\" y=\"%.1f\" "
+                 "font-size=\"12\" font-weight=\"600\">", fmax(xe, x100) + 6, y + 11);
+    percent_value(out, pct);
+    fprintf(out, "</text><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#444\">%.4g of ",
+            fmax(xe, x100) + 6, y + 25, r->value);
+    figure_value(out, r->datasheet.value);
+    fprintf(out, " %s</text>\n", unit);
+}
+
+static bool same_source(const struct clb_result_datasheet *a, const struct clb_result_datasheet *b)
+{
+    return a->derived == b->derived && !strcmp(a->accelerator, b->accelerator) &&
+           !strcmp(a->source ? a->source : "", b->source ? b->source : "");
+}
+
+/* Under a device's chart: what its bars are held against and where that is from, once each. */
+static void datasheet_caption(FILE *out, const struct clb_result_file *f, const bool *bar,
+                              const struct clb_result_row *dev)
+{
+    size_t k = 0;
+
+    fputs("<p class=\"caption\">", out);
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct clb_result_row *r = &f->rows[i];
+        bool seen = false;
+        if (!bar[i] || !same_device(r, dev))
+            continue;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = bar[j] && same_device(&f->rows[j], dev) &&
+                   same_source(&f->rows[j].datasheet, &r->datasheet);
+        if (seen)
+            continue;
+        fputs(k++ ? "; " : "Held against: ", out);
+        fputs(r->datasheet.derived ? "the derived peak of " : "the datasheet of ", out);
+        esc(out, r->datasheet.accelerator);
+        if (r->datasheet.derived)
+            fputs(" (physical cores x FMA flops per cycle x the clock measured with the host "
+                  "peak)", out);
+        fputs(", source: ", out);
+        esc(out, r->datasheet.source ? r->datasheet.source : "not given");
+    }
+    fputs("</p>\n", out);
+}
+
+/* dev's chart: its figures (bar[i]) against their datasheet figure, in percent. */
+static void datasheet_chart(FILE *out, const struct clb_result_file *f, const bool *bar,
+                            const struct clb_result_row *dev, size_t n_files)
+{
+    size_t n = 0, n_derived = 0;
+    double hi = 100;
+
+    for (size_t i = 0; i < f->n_rows; i++)
+        if (bar[i] && same_device(&f->rows[i], dev)) {
+            hi = fmax(hi, clb_result_row_datasheet_percent(&f->rows[i]));
+            n_derived += f->rows[i].datasheet.derived;
+            n++;
+        }
+    const double step = nice_step(hi / 4);
+    const int bottom = DT + (int)n * D_ROW, height = bottom + 44;
+
+    hi = ceil(hi / step - 1e-9) * step;
+    fputs("<h3>", out);
+    device_title(out, f, dev->device, dev, n_files);
+    fprintf(out, "</h3>\n<svg class=\"chart datasheet-chart\" viewBox=\"0 0 %d %d\" "
+                 "width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"measured against the "
+                 "datasheet, ", W, height, W, height);
+    device_title(out, f, dev->device, dev, n_files);
+    fputs("\">\n", out);
+    for (double v = 0; v <= hi * 1.0001; v += step) {
+        const double x = scale(v, 0, hi, false, DL, DR);
+        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
+                     "stroke=\"#e0e0e0\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+                     "font-size=\"12\">%g%%</text>\n", x, x, DT - 6, bottom, x, bottom + 16, v);
+    }
+    const double x100 = scale(100, 0, hi, false, DL, DR);
+    fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#333\" "
+                 "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+                 "font-size=\"12\">%s = 100%%</text>\n", x100, x100, DT - 6, bottom, x100, DT - 12,
+            !n_derived ? "datasheet" : n_derived == n ? "derived peak" : "datasheet, derived peak");
+    for (size_t i = 0, k = 0; i < f->n_rows; i++)
+        if (bar[i] && same_device(&f->rows[i], dev)) {
+            datasheet_row(out, &f->rows[i], DT + (double)k * D_ROW, hi, palette[k % N_COLORS]);
+            k++;
+        }
+    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">measured, "
+                 "%% of the figure it is held against</text>\n</svg>\n", (DL + DR) / 2,
+            bottom + 36);
+    datasheet_caption(out, f, bar, dev);
+}
+
+static void datasheet_section(FILE *out, struct clb_result_file *const *files, size_t n_files)
+{
+    bool started = false;
+
+    for (size_t f = 0; f < n_files; f++) {
+        const struct clb_result_file *file = files[f];
+        bool *bar = calloc(file->n_rows + 1, sizeof(*bar));
+        if (!bar)
+            continue;
+        for (size_t i = 0; i < file->n_rows; i++)
+            bar[i] = datasheet_bar(file, &file->rows[i]);
+        for (size_t i = 0; i < file->n_rows; i++) {
+            bool first = bar[i];
+            for (size_t j = 0; j < i && first; j++)
+                first = !bar[j] || !same_place(&file->rows[j], &file->rows[i]);
+            if (!first)
+                continue;
+            if (!started)
+                fputs("<h2>Datasheet vs measured</h2>\n<p>Each device's headline figures (a "
+                      "peak's best vector width and the triad, per precision; the fastest GEMM "
+                      "row per precision) as a share of the figure they are held against: the "
+                      "vendor's datasheet (the vector peak, never a matrix unit's; the memory "
+                      "bandwidth), or for a CPU the <em>derived peak</em>, its physical cores x "
+                      "FMA flops per cycle x the clock measured with the host peak. The grey "
+                      "bar is that figure (100%), the coloured one the verified measurement. "
+                      "Figures without one are not drawn; in a fleet file, the first rank's.</p>\n",
+                      out);
+            started = true;
+            datasheet_chart(out, file, bar, &file->rows[i], n_files);
+        }
+        free(bar);
+    }
+}
+
+/* One device's row of the estimates table: fit --from's cells. */
+static void estimate_row(FILE *out, const struct clb_fit_speed *s)
+{
+    const struct clb_device_speed *m = &s->measured;
+    struct clb_fit_speed_cells c;
+
+    clb_fit_speed_cells(s, &c);
+    fputs("<tr><td>", out);
+    esc(out, m->device);
+    if (m->host) {
+        fputs(" · ", out);
+        esc(out, m->host);
+        fprintf(out, " r%d", m->rank);
+    }
+    const char *cells[] = { c.rate, c.backend, c.prefill, c.bandwidth, c.decode };
+    for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]); k++) {
+        fputs(k == 1 ? "</td><td>" : "</td><td class=\"num\">", out);
+        esc(out, cells[k]);
+    }
+    fputs("</td></tr>\n", out);
+}
+
+/* Under the table: the formulas with the model's numbers, and fit --from's notes. */
+static void estimates_caption(FILE *out, const struct clb_fit_report *r)
+{
+    char lines[3][320], note[320];
+
+    clb_fit_speed_formulas(r, lines);
+    fputs("<p class=\"caption formulas\">", out);
+    esc(out, lines[0]);
+    fputs("<br>", out);
+    esc(out, lines[1]);
+    for (size_t i = 0; i < r->n_speeds; i++)
+        if (clb_fit_speed_note(r, i, note, sizeof(note))) {
+            fputs("<br>note: ", out);
+            esc(out, note);
+        }
+    fputs("</p>\n", out);
+}
+
+/* A --shapes file's estimates for its model, as `fit --from` prints them. */
+static void estimates_section(FILE *out, const struct clb_result_file *f,
+                              const struct clb_html_estimates *est, size_t n_files)
+{
+    const struct clb_fit_report *r = &est->fit;
+    char params[32];
+
+    fputs("<h2>Estimates for ", out);
+    esc(out, r->preset ? r->preset->display : r->measured_shapes);
+    if (n_files > 1) {
+        fputs(" · ", out);
+        esc(out, base(f->path));
+    }
+    fputs("</h2>\n", out);
+    if (!r->n_speeds) {
+        fputs("<p class=\"no-estimates\">No estimates: ", out);
+        esc(out, est->none);
+        fputs(".</p>\n", out);
+        return;
+    }
+    clb_format_params(r->request->params, params, sizeof(params));
+    fputs("<p>What the figures measured in ", out);
+    esc(out, base(f->path));
+    fputs(" mean for ", out);
+    esc(out, r->measured_shapes);
+    fprintf(out, " (%s parameters) at context %" PRIu64 " and batch %" PRIu64 ", %s weights "
+                 "and %s KV cache, as <code>clbench fit --from</code> gives them. Upper bounds: "
+                 "no attention FLOPs, no overlap loss, every GEMM at the measured rate.</p>\n"
+                 "<table class=\"estimates\"><tr><th>device</th><th>prefill GEMM rate</th>"
+                 "<th>backend, precision</th><th>prefill tokens/s</th><th>triad bandwidth</th>"
+                 "<th>decode tokens/s</th></tr>\n", params, r->request->context,
+            r->request->batch, clb_dtype_name(r->request->dtype),
+            clb_dtype_name(r->request->kv_dtype));
+    for (size_t i = 0; i < r->n_speeds; i++)
+        estimate_row(out, &r->speeds[i]);
+    fputs("</table>\n", out);
+    estimates_caption(out, r);
+}
+
 static const char *jstr(json_t *o, const char *key)
 {
     json_t *v = json_object_get(o, key);
@@ -1022,7 +1355,8 @@ static void results_table(FILE *out, struct clb_result_file *const *files, size_
     fputs("</table>\n", out);
 }
 
-int clb_html_report(FILE *out, struct clb_result_file *const *files, size_t n_files)
+int clb_html_report(FILE *out, struct clb_result_file *const *files, size_t n_files,
+                    const struct clb_html_estimates *estimates)
 {
     static const char *const precs[] = { "fp32", "fp64", "fp16" };
 
@@ -1060,6 +1394,10 @@ int clb_html_report(FILE *out, struct clb_result_file *const *files, size_t n_fi
         line_chart(out, files, n_files, precs[p]);
     speedup_chart(out, files, n_files);
     roofline_charts(out, files, n_files);
+    datasheet_section(out, files, n_files);
+    for (size_t f = 0; estimates && f < n_files; f++)
+        if (estimates[f].fit.measured_shapes)
+            estimates_section(out, files[f], &estimates[f], n_files);
     runs_table(out, files, n_files);
     devices_table(out, files, n_files);
     results_table(out, files, n_files);

@@ -95,6 +95,51 @@ static int read_fleet(json_t *o, size_t i, struct clb_result_row *r, struct clb_
 }
 
 /*
+ * The row's datasheet object: what it is held against. A figure name this
+ * build does not know is read as given (new ones may come within a version);
+ * percent is not read, it follows from the figure and the value.
+ */
+static int read_datasheet(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
+{
+    json_t *ds = json_object_get(o, "datasheet"), *derived;
+    struct clb_result_datasheet *d = &r->datasheet;
+
+    r->has_datasheet = ds && !json_is_null(ds);
+    if (!r->has_datasheet)
+        return 0;
+    if (!json_is_object(ds) || !(d->accelerator = opt_string(ds, "accelerator")) ||
+        !(d->figure = opt_string(ds, "figure")) ||
+        (json_object_get(ds, "source") && !(d->source = opt_string(ds, "source")))) {
+        clb_error_set(e, "results[%zu].datasheet is not an object with accelerator, figure "
+                         "and source strings", i);
+        return -1;
+    }
+    derived = json_object_get(ds, "derived");
+    if (derived && !json_is_boolean(derived)) {
+        clb_error_set(e, "results[%zu].datasheet.derived is not true/false", i);
+        return -1;
+    }
+    d->derived = json_is_true(derived);
+    static const char *const keys[] = { "value", "cores", "flops_per_cycle", "clock_ghz" };
+    double *const to[] = { &d->value, &d->cores, &d->flops_per_cycle, &d->clock_ghz };
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        json_t *v = json_object_get(ds, keys[k]);
+        if (v && !json_is_null(v) &&
+            !(json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0)) {
+            clb_error_set(e, "results[%zu].datasheet.%s is not a non-negative number", i,
+                          keys[k]);
+            return -1;
+        }
+        *to[k] = json_is_number(v) ? json_number_value(v) : 0;
+    }
+    if (!(d->value > 0)) {
+        clb_error_set(e, "results[%zu].datasheet.value is missing or not a positive number", i);
+        return -1;
+    }
+    return 0;
+}
+
+/*
  * Files written before bandwidth had precisions name a stream kernel alone
  * ("triad"), always float: read them as today's rows ("fp32 triad",
  * precision fp32), so they compare with new files.
@@ -177,7 +222,8 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
         return -1;
     }
     r->per_layer = r->role ? (unsigned)json_integer_value(pl) : 0;
-    if (read_figure(json_object_get(o, "time"), "median_s", i, &r->median_s, &present, e))
+    if (read_figure(json_object_get(o, "time"), "median_s", i, &r->median_s, &present, e) ||
+        read_datasheet(o, i, r, e))
         return -1;
     return read_fleet(o, i, r, e);
 }
@@ -372,6 +418,11 @@ void clb_result_file_destroy(struct clb_result_file *f)
     json_decref(f->root);
     free(f->path);
     free(f);
+}
+
+double clb_result_row_datasheet_percent(const struct clb_result_row *r)
+{
+    return r->has_value && r->has_datasheet ? 100.0 * r->value / r->datasheet.value : 0;
 }
 
 bool clb_result_row_is_triad(const struct clb_result_row *r)

@@ -4,7 +4,8 @@
 #   render.sh CLBENCH          a fresh device run's GEMM charts (needs a device)
 #   render.sh CLBENCH DATA     the fleet section of tests/data/fleet-gemm-{a,b}.json
 #                              (no device): a chart per figure, each with its median
-#                              line, the stragglers' bars marked
+#                              line, the stragglers' bars marked; with them
+#                              report-llama-h100.json: its datasheet charts and estimates
 set -u
 clbench=$1 data=${2:-}
 chromium=$(command -v chromium || command -v chromium-browser) ||
@@ -14,7 +15,7 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
 if [ -n "$data" ]; then
-    set -- "$data/fleet-gemm-a.json" "$data/fleet-gemm-b.json"
+    set -- "$data/fleet-gemm-a.json" "$data/fleet-gemm-b.json" "$data/report-llama-h100.json"
 else
     . "$(dirname "$0")/../device/require.sh"
     clb_require_device "$clbench"
@@ -24,7 +25,9 @@ else
     set -- "$tmp/a.json" "$tmp/b.json"
 fi
 "$clbench" report "$@" -o "$tmp/report.html" || { echo "FAIL: clbench report failed"; exit 1; }
-grep -q -E '<script|https?://' "$tmp/report.html" &&
+# Nothing fetched: no script, stylesheet link or other address in an attribute or CSS (a
+# datasheet's source may name its address as text).
+grep -q -E '<script|<link|(src|href)=["'\'']?(https?:)?//|url\(' "$tmp/report.html" &&
     { echo "FAIL: the page is not self-contained"; exit 1; }
 
 flags="--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir=$tmp/profile"
@@ -46,6 +49,10 @@ if [ -n "$data" ]; then
     [ "$(count 'class="bar straggler"')" -eq 3 ] || { echo "FAIL: expected 3 straggler bars"; exit 1; }
     [ "$(count '>straggler</text>')" -eq 3 ] || { echo "FAIL: expected 3 straggler marks"; exit 1; }
     [ "$(count 'class="unmeasured"')" -eq 1 ] || { echo "FAIL: expected one rank drawn as failed"; exit 1; }
+    # Datasheet vs measured: host CPU (peak, GEMM) and the H100-named device (peak, triad, GEMM).
+    [ "$(count 'class="chart datasheet-chart"')" -eq 2 ] || { echo "FAIL: expected 2 datasheet charts"; exit 1; }
+    [ "$(count 'class="bar measured"')" -eq 5 ] || { echo "FAIL: expected 5 measured bars"; exit 1; }
+    [ "$(count '<table class="estimates">')" -eq 1 ] || { echo "FAIL: expected the estimates table"; exit 1; }
     echo PASS
     exit 0
 fi

@@ -4,6 +4,7 @@
 #   --rc N            exit status must be N (default 0)
 #   --out RE          stdout must match the extended regex RE (grep -E); repeatable,
 #                     every one must match
+#   --no-out RE       stdout must not match RE; repeatable
 #   --err RE          stderr must match RE; repeatable
 #   --one-line-error  stderr is exactly one line starting with "clbench"
 #   --no-stdout       stdout must be empty (nothing that looks like a result)
@@ -20,12 +21,14 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/out_res"
 : >"$tmp/err_res"
+: >"$tmp/no_out_res"
 rc_want=0 one_line=0 no_stdout=0 no_stderr=0 json=0 jq_filter= no_platform=0 needs=
 file= file_filter=
 while [ $# -gt 0 ]; do
     case "$1" in
         --rc) rc_want=$2; shift 2 ;;
         --out) printf '%s\n' "$2" >>"$tmp/out_res"; shift 2 ;;
+        --no-out) printf '%s\n' "$2" >>"$tmp/no_out_res"; shift 2 ;;
         --err) printf '%s\n' "$2" >>"$tmp/err_res"; shift 2 ;;
         --one-line-error) one_line=1; shift ;;
         --no-stdout) no_stdout=1; shift ;;
@@ -65,6 +68,9 @@ grep -q -E 'AddressSanitizer|runtime error:|LeakSanitizer' "$tmp/err" && fail "s
 while IFS= read -r re; do
     grep -q -E -- "$re" "$tmp/out" || fail "stdout lacks /$re/"
 done <"$tmp/out_res"
+while IFS= read -r re; do
+    if grep -q -E -- "$re" "$tmp/out"; then fail "stdout matches /$re/"; fi
+done <"$tmp/no_out_res"
 while IFS= read -r re; do
     grep -q -E -- "$re" "$tmp/err" || fail "stderr lacks /$re/"
 done <"$tmp/err_res"

@@ -15,13 +15,15 @@ CLBENCH_FAKE_DEVICE_NAME="NVIDIA H100 PCIe" \
     "$clbench" run -n 24 -p fp32,fp16 --runs 2 --transfers -o "$tmp/r.json" >/dev/null &&
 "$clbench" gemm --shapes phi-3-mini --context 2 -b clbench --runs 1 --no-peak \
     -o "$tmp/s.json" >/dev/null &&
+"$clbench" gemm --mnk 9,7,5 --trans NT --layout col --ld 1 --offset 2 -b clbench --runs 1 \
+    --no-peak -o "$tmp/g.json" >/dev/null &&
 "$clbench" transfer --sizes 4K --runs 1 --min-time 0 -o "$tmp/t.json" >/dev/null &&
 "$clbench" latency --runs 1 --min-time 0 -o "$tmp/l.json" >/dev/null &&
 "$clbench" peak --runs 1 --min-time 0 -o "$tmp/p.json" >/dev/null ||
     { echo "FAIL: a clbench command failed"; exit 1; }
 # A collective row, from a lone process (a world of one rank), where built with
 # MPI; under sanitizers without leak checks (tests/mpi/collective.sh says why).
-files="r s t l p"
+files="r s g t l p"
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:detect_leaks=0}" \
     "$clbench" collective --op allreduce --sizes 8 --runs 1 -o "$tmp/c.json" >/dev/null \
     2>"$tmp/c.err"

@@ -145,6 +145,77 @@ static void too_large_is_skipped_before_allocating(void **state)
     clb_gemm_results_finish(&res);
 }
 
+/* Stored parameters that make clbench's own kernel run its local-memory (GPU) variant anywhere. */
+static bool local_variant(const struct clb_device *dev, const char *kernel, enum clb_precision p,
+                          struct clb_gemm_shape shape, struct clb_tune_params *out,
+                          struct clb_tune_match *match)
+{
+    static const char *const names[] = { "VARIANT", "TM", "VW", "NV", "LX", "LY", "KW" };
+    static const size_t values[] = { 1, 3, 1, 2, 4, 4, 8 };
+
+    (void)dev, (void)p, (void)shape;
+    if (strcmp(kernel, "clbench-gemm"))
+        return false;
+    memset(out, 0, sizeof(*out));
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        clb_tune_set(out, names[i], values[i]);
+    out->size = 64;
+    match->size = 64;
+    return true;
+}
+
+/*
+ * Every mode at an odd size: the four transposes, row- and column-major, with
+ * padded leading dimensions and offsets and without; every backend (clbench's
+ * kernel in both its variants) verified through the layouts, C's padding
+ * and offset included, with alpha and beta, so C0 is read through them too.
+ */
+static void every_mode_every_backend(void **state)
+{
+    const struct clb_gemm_shape shape = { 37, 29, 41 };
+    const struct clb_gemm_backend *const be[] = { backends[0], backends[1], backends[2],
+                                                  backends[2] };
+    const bool untuned[] = { false, false, true, false };
+
+    (void)state;
+    for (unsigned mi = 0; mi < 16; mi++) {
+        struct clb_gemm_results res;
+        struct clb_error e;
+        struct clb_gemm_options opt = {
+            .shapes = &shape, .n_shapes = 1, .precisions = precs, .n_precisions = 2,
+            .backends = be, .untuned = untuned, .n_backends = 4, .runs = 1, .seed = 5,
+            .alpha = 0.75, .beta = -0.5, .stored_params = local_variant,
+            .mode = { .trans_a = mi & 1, .trans_b = mi & 2, .col_major = mi & 4,
+                      .ld_pad = mi & 8 ? 0 : 3, .offset = mi & 8 ? 0 : 16 },
+        };
+        char label[64];
+        clb_gemm_mode_label(&opt.mode, label, sizeof(label));
+        assert_int_equal(clb_gemm_run(&opt, devs, inv->n_devices, &res, &e), 0);
+        assert_int_equal(res.n_rows, 2 * (1 + 3 * inv->n_devices));
+        for (size_t i = 0; i < res.n_rows; i++) {
+            const struct clb_gemm_row *r = &res.rows[i];
+            if (not_built(r->backend) ||
+                (r->precision == CLB_FP64 && r->device &&
+                 !clb_device_bool(r->device, CLB_PROP_FP64))) {
+                assert_int_equal(r->status, CLB_ROW_UNAVAILABLE);
+                continue;
+            }
+            if (r->status != CLB_ROW_OK || !r->verify.passed)
+                fail_msg("%s %s %s (%s): %s: %s", label, r->backend_name,
+                         clb_precision_name(r->precision), r->kernel,
+                         clb_row_status_name(r->status), r->reason);
+            assert_memory_equal(&r->mode, &opt.mode, sizeof(opt.mode));
+            assert_int_equal(r->n_verified, 1);
+            assert_int_equal(r->verify.checked, shape.m * shape.n);
+            if (r->backend == backends[2] && !r->untuned) {
+                assert_true(r->tuned);
+                assert_non_null(strstr(r->kernel, "local memory"));
+            }
+        }
+        clb_gemm_results_finish(&res);
+    }
+}
+
 int main(void)
 {
     struct clb_error e;
@@ -165,6 +236,7 @@ int main(void)
         cmocka_unit_test(odd_shapes_beta_zero),
         cmocka_unit_test(odd_shapes_alpha_beta_transfers),
         cmocka_unit_test(too_large_is_skipped_before_allocating),
+        cmocka_unit_test(every_mode_every_backend),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(devs);

@@ -62,10 +62,10 @@ static void percent(void **state)
  * A result document around `results` (JSON with ' for "), with the options
  * and libraries a GEMM run writes.
  */
-static struct clb_result_file *doc(const char *name, const char *libraries, const char *results)
+static struct clb_result_file *parse_doc(const char *name, const char *libraries,
+                                         const char *results, struct clb_error *e)
 {
     char text[8192];
-    struct clb_error e;
     int n = snprintf(text, sizeof(text),
                      "{'schema': 'clbench-result/1', 'clbench_version': '0.1.0', "
                      "'created': '2026-01-01T00:00:00Z', 'complete': true, 'host': {}, "
@@ -77,7 +77,13 @@ static struct clb_result_file *doc(const char *name, const char *libraries, cons
     for (char *c = text; *c; c++)
         if (*c == '\'')
             *c = '"';
-    struct clb_result_file *f = clb_result_file_parse(name, text, strlen(text), &e);
+    return clb_result_file_parse(name, text, strlen(text), e);
+}
+
+static struct clb_result_file *doc(const char *name, const char *libraries, const char *results)
+{
+    struct clb_error e;
+    struct clb_result_file *f = parse_doc(name, libraries, results, &e);
     if (!f)
         fail_msg("%s", e.msg);
     return f;
@@ -552,6 +558,83 @@ static void single_pairs_with_local_rank_0(void **state)
     clb_result_file_destroy(fleet);
 }
 
+/* A row's datasheet object is read into the row; its percent is recomputed, not read. */
+static void datasheet_read(void **state)
+{
+    char r[5][512], rows[2700];
+
+    (void)state;
+    snprintf(rows, sizeof(rows), "%s, %s, %s, %s, %s",
+             micro_row("peak", "fp32 x8", "gflops",
+                       "'datasheet': {'accelerator': 'NVIDIA H100 PCIe 80GB', 'figure': "
+                       "'fp32_vector', 'value': 51000, 'parts': 1, 'source': 'NVIDIA', "
+                       "'percent': 99},", 5100, r[0], 512),
+             micro_row("peak", "fp32 avx2", "gflops",
+                       "'datasheet': {'accelerator': 'AMD Zen 4', 'figure': 'fp32_vector', "
+                       "'value': 200, 'source': 'AMD', 'derived': true, 'cores': 2, "
+                       "'flops_per_cycle': 32, 'clock_ghz': 3.125},", 150, r[1], 512),
+             /* A derived peak without its factors (files before them) still reads. */
+             micro_row("peak", "fp64 avx2", "gflops",
+                       "'datasheet': {'accelerator': 'AMD Zen 4', 'figure': 'fp64_vector', "
+                       "'value': 100, 'derived': true},", 50, r[2], 512),
+             micro_row("bandwidth", "fp32 triad", "gbps", "", 20, r[3], 512),
+             dev_row("clblast", "'datasheet': {'accelerator': 'GPU X', 'figure': "
+                     "'fp32_vector', 'value': 1000},", "failed", 10, r[4], 512));
+    struct clb_result_file *f = doc("a.json", "", rows);
+    const struct clb_result_datasheet *d = &f->rows[0].datasheet;
+    assert_true(f->rows[0].has_datasheet);
+    assert_string_equal(d->accelerator, "NVIDIA H100 PCIe 80GB");
+    assert_string_equal(d->figure, "fp32_vector");
+    assert_string_equal(d->source, "NVIDIA");
+    assert_true(d->value == 51000 && !d->derived && d->cores == 0);
+    assert_true(fabs(clb_result_row_datasheet_percent(&f->rows[0]) - 10.0) < 1e-12);
+    d = &f->rows[1].datasheet;
+    assert_true(d->derived && d->cores == 2 && d->flops_per_cycle == 32 && d->clock_ghz == 3.125);
+    assert_true(fabs(clb_result_row_datasheet_percent(&f->rows[1]) - 75.0) < 1e-12);
+    d = &f->rows[2].datasheet;
+    assert_true(d->derived && d->value == 100 && d->cores == 0 && d->clock_ghz == 0);
+    assert_null(d->source);
+    assert_true(fabs(clb_result_row_datasheet_percent(&f->rows[2]) - 50.0) < 1e-12);
+    assert_false(f->rows[3].has_datasheet);
+    assert_true(clb_result_row_datasheet_percent(&f->rows[3]) == 0);
+    /* A failed row keeps its datasheet object but has no percent: its figure is unverified. */
+    assert_true(f->rows[4].has_datasheet);
+    assert_true(clb_result_row_datasheet_percent(&f->rows[4]) == 0);
+    clb_result_file_destroy(f);
+}
+
+/* A datasheet object that is not one is refused, naming the field. */
+static void datasheet_refused(void **state)
+{
+    static const char *const bad[][2] = {
+        { "'datasheet': 'H100',", "results[0].datasheet is not an object" },
+        { "'datasheet': {'figure': 'memory', 'value': 2000},", "accelerator, figure" },
+        { "'datasheet': {'accelerator': 'X', 'figure': 'memory', 'source': 7, 'value': 1},",
+          "source strings" },
+        { "'datasheet': {'accelerator': 'X', 'figure': 'memory'},",
+          "results[0].datasheet.value is missing or not a positive number" },
+        { "'datasheet': {'accelerator': 'X', 'figure': 'memory', 'value': 0},",
+          "datasheet.value is missing" },
+        { "'datasheet': {'accelerator': 'X', 'figure': 'memory', 'value': -5},",
+          "results[0].datasheet.value is not a non-negative number" },
+        { "'datasheet': {'accelerator': 'X', 'figure': 'memory', 'value': 1, 'derived': 'yes'},",
+          "results[0].datasheet.derived is not true/false" },
+        { "'datasheet': {'accelerator': 'X', 'figure': 'memory', 'value': 1, 'clock_ghz': 'fast'},",
+          "results[0].datasheet.clock_ghz is not a non-negative number" },
+    };
+    char row[512];
+    struct clb_error e;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        micro_row("bandwidth", "fp32 triad", "gbps", bad[i][0], 20, row, sizeof(row));
+        struct clb_result_file *f = parse_doc("bad.json", "", row, &e);
+        if (f || !strstr(e.msg, bad[i][1]))
+            fail_msg("%s: %s, expected an error with \"%s\"", bad[i][0], f ? "read" : e.msg,
+                     bad[i][1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -568,6 +651,8 @@ int main(void)
         cmocka_unit_test(fleet_pairs_by_place),
         cmocka_unit_test(fleet_other_rank_not_paired),
         cmocka_unit_test(single_pairs_with_local_rank_0),
+        cmocka_unit_test(datasheet_read),
+        cmocka_unit_test(datasheet_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -114,6 +114,48 @@ static void numbers(void **state)
     assert_int_equal(clb_opt_scalar("-0.5", &d, &e), 0);
 }
 
+/* --trans, --layout, --ld, --offset: each sets its part of the mode and leaves the rest. */
+static void modes(void **state)
+{
+    static const char *const bad_trans[] = { "", "N", "NNN", "TC", "NN ", "1", "T,N" };
+    static const char *const bad_layout[] = { "", "rows", "column", "ROW", "col-major" };
+    static const char *const bad_count[] = { "", "-1", "+3", "1.5", "0x10", "3 ", "1000001" };
+    struct clb_gemm_mode m = { .ld_pad = 7, .offset = 9 };
+    struct clb_error e;
+
+    (void)state;
+    assert_int_equal(clb_opt_trans("TN", &m, &e), 0);
+    assert_true(m.trans_a && !m.trans_b && m.ld_pad == 7 && m.offset == 9);
+    assert_int_equal(clb_opt_trans("nt", &m, &e), 0);
+    assert_true(!m.trans_a && m.trans_b);
+    assert_int_equal(clb_opt_trans("TT", &m, &e), 0);
+    assert_true(m.trans_a && m.trans_b);
+    assert_int_equal(clb_opt_layout("col", &m, &e), 0);
+    assert_true(m.col_major && m.trans_a);
+    assert_int_equal(clb_opt_layout("row", &m, &e), 0);
+    assert_false(m.col_major);
+    assert_int_equal(clb_opt_ld_pad("1000000", &m, &e), 0);
+    assert_int_equal(clb_opt_offset("0", &m, &e), 0);
+    assert_true(m.ld_pad == 1000000 && m.offset == 0 && m.trans_b);
+    assert_int_equal(clb_opt_offset("1000000000", &m, &e), 0);
+    assert_int_equal(m.offset, 1000000000);
+    for (size_t i = 0; i < sizeof(bad_trans) / sizeof(bad_trans[0]); i++) {
+        e.msg[0] = '\0';
+        if (clb_opt_trans(bad_trans[i], &m, &e) != -1)
+            fail_msg("--trans '%s' accepted", bad_trans[i]);
+        assert_non_null(strstr(e.msg, "expected NN, NT, TN or TT"));
+    }
+    for (size_t i = 0; i < sizeof(bad_layout) / sizeof(bad_layout[0]); i++)
+        if (clb_opt_layout(bad_layout[i], &m, &e) != -1)
+            fail_msg("--layout '%s' accepted", bad_layout[i]);
+    for (size_t i = 0; i < sizeof(bad_count) / sizeof(bad_count[0]); i++)
+        if (clb_opt_ld_pad(bad_count[i], &m, &e) != -1)
+            fail_msg("--ld '%s' accepted", bad_count[i]);
+    assert_int_equal(clb_opt_offset("1000000001", &m, &e), -1);
+    assert_int_equal(clb_opt_offset("-5", &m, &e), -1);
+    assert_true(m.ld_pad == 1000000 && m.offset == 1000000000 && m.trans_a && !m.col_major);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -123,6 +165,7 @@ int main(void)
         cmocka_unit_test(precisions),
         cmocka_unit_test(backends),
         cmocka_unit_test(numbers),
+        cmocka_unit_test(modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

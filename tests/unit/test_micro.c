@@ -12,7 +12,8 @@
 #include "clbench/bench/micro.h"
 #include <CL/cl_half.h>
 
-static const char *const precs[] = { "fp32", "fp64", "fp16", "int32" };
+static const char *const precs[] = { "fp32", "fp64", "fp16", "int32", "int16", "int8" };
+enum { N_PRECS = sizeof(precs) / sizeof(precs[0]) };
 static const unsigned widths[] = { 1, 2, 4, 8, 16 };
 
 static float half_round(double v)
@@ -22,7 +23,9 @@ static float half_round(double v)
 
 /*
  * One work-item of kernels/peak.cl by brute force: every chain's rounds in the
- * precision's own arithmetic (fp16: each step rounded to half). Chain `skip`
+ * precision's own arithmetic (fp16: each step rounded to half; int16, int8:
+ * in uint16_t, uint8_t, the coefficients truncated, the chains' values
+ * summed in uint32_t). Chain `skip`
  * (8 lane + k; -1: none) runs one round short; one_lane gives every lane lane
  * 0's start, as a compiler computing one lane and copying it would.
  */
@@ -30,6 +33,7 @@ static double emulate(const char *prec, unsigned width, unsigned iters, uint64_t
                       bool one_lane)
 {
     const bool half = !strcmp(prec, "fp16"), dbl = !strcmp(prec, "fp64");
+    const bool i16 = !strcmp(prec, "int16"), i8 = !strcmp(prec, "int8");
     uint32_t usum = 0;
     double dsum = 0;
     float fsum = 0;
@@ -38,7 +42,17 @@ static double emulate(const char *prec, unsigned width, unsigned iters, uint64_t
         for (unsigned k = 0; k < 8; k++) {
             const unsigned lane = one_lane ? 0 : l, n = iters - (skip == (int)(8 * l + k));
             const int u = (int)(k + 8 * lane + 128 * (g % 7));
-            if (!strcmp(prec, "int32")) {
+            if (i16) {
+                uint16_t x = (uint16_t)(k + 9u * lane + 7919u * (uint32_t)g);
+                for (unsigned i = 0; i < n; i++)
+                    x = (uint16_t)(x * (uint16_t)1664525u + (uint16_t)1013904223u);
+                usum += x;
+            } else if (i8) {
+                uint8_t x = (uint8_t)(k + 9u * lane + 7919u * (uint32_t)g);
+                for (unsigned i = 0; i < n; i++)
+                    x = (uint8_t)(x * (uint8_t)1664525u + (uint8_t)1013904223u);
+                usum += x;
+            } else if (!strcmp(prec, "int32")) {
                 uint32_t x = k + 1000u * lane + 7919u * (uint32_t)g;
                 for (unsigned i = 0; i < n; i++)
                     x = x * 1664525u + 1013904223u;
@@ -58,7 +72,7 @@ static double emulate(const char *prec, unsigned width, unsigned iters, uint64_t
                 fsum += x;
             }
         }
-    return !strcmp(prec, "int32") ? usum : dbl ? dsum : fsum;
+    return i16 || i8 || !strcmp(prec, "int32") ? usum : dbl ? dsum : fsum;
 }
 
 /* Stores v as output element i of a launch in prec. */
@@ -78,7 +92,7 @@ static void peak_expected_is_the_kernel(void **state)
     struct clb_peak_expect x;
 
     (void)state;
-    for (size_t p = 0; p < 4; p++)
+    for (size_t p = 0; p < N_PRECS; p++)
         for (size_t w = 0; w < 5; w++) {
             clb_peak_expect_init(&x, precs[p], widths[w], 1024);
             for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
@@ -103,7 +117,7 @@ static void peak_skipped_round_fails(void **state)
     struct clb_peak_expect x;
 
     (void)state;
-    for (size_t p = 0; p < 4; p++)
+    for (size_t p = 0; p < N_PRECS; p++)
         for (size_t w = 0; w < 5; w++) {
             clb_peak_expect_init(&x, precs[p], widths[w], 1024);
             for (size_t i = 0; i < N; i++)
@@ -117,6 +131,35 @@ static void peak_skipped_round_fails(void **state)
         }
 }
 
+/*
+ * A loop that never ran (every chain still at its start) fails at the rounds
+ * peak runs: 1024, and for int8 1000, since 1024 rounds are a multiple of its
+ * chains' period, 256, and would bring them back to their starts.
+ */
+static void peak_dropped_loop_fails(void **state)
+{
+    enum { N = 64 };
+    uint64_t buf[N];
+    char why[256];
+    struct clb_peak_expect x;
+
+    (void)state;
+    for (size_t p = 0; p < N_PRECS; p++)
+        for (size_t w = 0; w < 5; w++) {
+            const unsigned iters = !strcmp(precs[p], "int8") ? 1000 : 1024;
+            clb_peak_expect_init(&x, precs[p], widths[w], iters);
+            for (size_t i = 0; i < N; i++) {
+                assert_true(clb_peak_expected(&x, i) ==
+                            emulate(precs[p], widths[w], iters, i, -1, false));
+                store(&x, buf, i, emulate(precs[p], widths[w], 0, i, -1, false));
+            }
+            assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+        }
+    clb_peak_expect_init(&x, "int8", 16, 1024);
+    for (size_t i = 0; i < N; i++)
+        assert_true(clb_peak_expected(&x, i) == emulate("int8", 16, 0, i, -1, false));
+}
+
 static void peak_copied_results_fail(void **state)
 {
     enum { N = 64 };
@@ -125,7 +168,7 @@ static void peak_copied_results_fail(void **state)
     struct clb_peak_expect x;
 
     (void)state;
-    for (size_t p = 0; p < 4; p++)
+    for (size_t p = 0; p < N_PRECS; p++)
         for (size_t w = 0; w < 5; w++) {
             clb_peak_expect_init(&x, precs[p], widths[w], 1024);
             /* Work-item 0 computed once for its warp and broadcast. */
@@ -143,6 +186,73 @@ static void peak_copied_results_fail(void **state)
             store(&x, buf, N - 1, x.integer ? clb_peak_expected(&x, N - 1) + 1 : NAN);
             assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
         }
+}
+
+/*
+ * One work-item of the int8dot kernel by brute force: each chain's bytes
+ * times (3, 5, 7, 11) added to it, in 64 bits (so a saturating or wrapping
+ * step would show), chain `skip` (-1: none) one round short. *top gets the
+ * largest value any chain reached.
+ */
+static uint32_t emulate_dot(unsigned iters, uint64_t g, int skip, uint64_t *top)
+{
+    static const uint64_t coef[4] = { 3, 5, 7, 11 };
+    uint32_t sum = 0;
+
+    for (unsigned k = 0; k < 8; k++) {
+        uint64_t x = 0x01010101u * (1 + k + 8 * (g % 7));
+        for (unsigned i = 0; i < iters - (skip == (int)k); i++) {
+            uint64_t d = 0;
+            for (unsigned b = 0; b < 4; b++)
+                d += ((x >> (8 * b)) & 0xff) * coef[b];
+            x += d;
+        }
+        if (x > *top)
+            *top = x;
+        sum += (uint32_t)x;
+    }
+    return sum;
+}
+
+static void peak_int8dot(void **state)
+{
+    static const uint64_t items[] = { 0, 1, 6, 7, 13, 4194303 };
+    enum { N = 64 };
+    uint32_t buf[N];
+    char why[256];
+    uint64_t top = 0;
+    struct clb_peak_expect x;
+
+    (void)state;
+    clb_peak_expect_init(&x, "int8dot", 4, 1024);
+    assert_true(x.integer && x.form == CLB_PEAK_BY_CLASS && x.out_size == 4);
+    for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
+        assert_true(clb_peak_expected(&x, items[i]) == emulate_dot(1024, items[i], -1, &top));
+    /* Far from saturation: dot_acc_sat is then an exact multiply-add. */
+    assert_true(top < (UINT64_C(1) << 30));
+    for (size_t i = 0; i < N; i++)
+        buf[i] = (uint32_t)clb_peak_expected(&x, i);
+    assert_true(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+    /* Any chain one round short: the chains only grow, so the sum is short. */
+    for (int k = 0; k < 8; k++) {
+        buf[37] = emulate_dot(1024, 37, k, &top);
+        assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+        assert_non_null(strstr(why, "work-item 37 "));
+    }
+    buf[37] = (uint32_t)clb_peak_expected(&x, 37);
+    /* Work-item 0 computed once and broadcast. */
+    for (size_t i = 0; i < N; i++)
+        buf[i] = (uint32_t)clb_peak_expected(&x, 0);
+    assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+    assert_non_null(strstr(why, "work-item 1 "));
+    /* Every class differs from every other. */
+    for (int a = 0; a < 7; a++)
+        for (int b = a + 1; b < 7; b++)
+            assert_true(x.by_class[a] != x.by_class[b]);
+    /* Fewer rounds, a different answer. */
+    struct clb_peak_expect y;
+    clb_peak_expect_init(&y, "int8dot", 4, 1023);
+    assert_true(y.by_class[3] != x.by_class[3]);
 }
 
 static void stream_recurrence(void **state)
@@ -256,7 +366,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(peak_expected_is_the_kernel),
         cmocka_unit_test(peak_skipped_round_fails),
+        cmocka_unit_test(peak_dropped_loop_fails),
         cmocka_unit_test(peak_copied_results_fail),
+        cmocka_unit_test(peak_int8dot),
         cmocka_unit_test(stream_recurrence),
         cmocka_unit_test(stream_verify_catches_corruption),
         cmocka_unit_test(row_summary),

@@ -527,7 +527,7 @@ static void method_by_size(void **state)
     assert_int_equal(METHOD(16, 100000, 100000, CLB_FP64), CLB_VERIFY_FREIVALDS); /* skinny too */
 #undef METHOD
     assert_true(clb_gemm_reference_bytes((struct clb_gemm_shape){ 16384, 16384, 16384 },
-                                         CLB_FP64) < (UINT64_C(1) << 26));
+                                         CLB_FP64, NULL) < (UINT64_C(1) << 26));
 }
 
 static void data_is_random_nonzero_and_seeded(void **state)
@@ -552,6 +552,159 @@ static void data_is_random_nonzero_and_seeded(void **state)
     clb_gemm_data_destroy(a);
     clb_gemm_data_destroy(b);
     clb_gemm_data_destroy(c);
+}
+
+/* C's buffer in d's mode holding the dense row-major result `dense`, the rest as C0 had it. */
+static void *scatter(const struct clb_gemm_data *d, const void *dense)
+{
+    const size_t es = clb_precision_bytes(d->precision);
+    char *c = malloc(d->lc.elems * es);
+
+    assert_non_null(c);
+    memcpy(c, d->c0, d->lc.elems * es);
+    for (uint64_t i = 0; i < d->shape.m; i++)
+        for (uint64_t j = 0; j < d->shape.n; j++)
+            memcpy(c + clb_gemm_at(&d->lc, i, j) * es,
+                   (const char *)dense + (i * d->shape.n + j) * es, es);
+    return c;
+}
+
+static void expect_failed(const struct clb_gemm_reference *ref, const void *c, const char *check,
+                          const char *what)
+{
+    struct clb_verify_result v;
+
+    clb_gemm_verify(ref, c, &v);
+    if (v.passed || !strstr(v.failed, check))
+        fail_msg("%s: expected a failure of '%s', got %s (%s)", what, check,
+                 v.passed ? "a pass" : "a failure", v.failed);
+}
+
+/*
+ * Every mode (transposes, column-major, padded leading dimensions, offsets),
+ * in every precision and source: the inputs are the default mode's values
+ * where the mode puts them, the rest CLB_GEMM_PAD_VALUE; a correct result
+ * passes; one that changed an element of C's padding or offset, or that was
+ * written with C's leading dimension or offset ignored, or transposed, fails.
+ */
+static void modes_read_through_layouts(void **state)
+{
+    const struct clb_gemm_shape s = { 37, 29, 41 };
+    char what[160];
+
+    (void)state;
+    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+        struct clb_gemm_data *dense = data(p, s.m, s.n, s.k, 0.75, -0.5, 9);
+        void *good = compute(dense, SEQUENTIAL, 0, 0);
+        for (unsigned mi = 0; mi < 16; mi++) {
+            const struct clb_gemm_mode mode = { .trans_a = mi & 1, .trans_b = mi & 2,
+                                                .col_major = mi & 4, .ld_pad = mi & 8 ? 3 : 0,
+                                                .offset = mi & 8 ? 16 : 5 };
+            const size_t es = clb_precision_bytes((enum clb_precision)p);
+            struct clb_error e;
+            struct clb_gemm_data *d = clb_gemm_data_create_mode(s, p, 0.75, -0.5, &mode, 9, &e);
+            char label[64];
+            assert_non_null(d);
+            clb_gemm_mode_label(&mode, label, sizeof(label));
+            /* The same values, placed by the layouts; everything else the pad value. */
+            for (uint64_t i = 0; i < s.m; i++)
+                for (uint64_t q = 0; q < s.k; q++)
+                    assert_memory_equal((char *)d->a + clb_gemm_at(&d->la, i, q) * es,
+                                        (char *)dense->a + (i * s.k + q) * es, es);
+            for (uint64_t q = 0; q < s.k; q++)
+                for (uint64_t j = 0; j < s.n; j++)
+                    assert_memory_equal((char *)d->b + clb_gemm_at(&d->lb, q, j) * es,
+                                        (char *)dense->b + (q * s.n + j) * es, es);
+            assert_true(clb_gemm_load(p, d->a, 0) == CLB_GEMM_PAD_VALUE);
+            assert_true(clb_gemm_load(p, d->c0, d->lc.elems - 1) ==
+                        (mode.ld_pad ? CLB_GEMM_PAD_VALUE
+                                     : clb_gemm_load(p, dense->c0, s.m * s.n - 1)));
+            void *c = scatter(d, good);
+            for (size_t r = 0; r < 3; r++) {
+                struct clb_gemm_reference *ref = reference(d, sources[r]);
+                snprintf(what, sizeof(what), "%s %s, %s", clb_precision_name(p), label,
+                         source_names[r]);
+                expect(ref, c, true, what);
+                /* The offset's first element, then the padding after the last line. */
+                char *bad = malloc(d->lc.elems * es);
+                assert_non_null(bad);
+                memcpy(bad, c, d->lc.elems * es);
+                clb_gemm_store(p, bad, 0, 0.0);
+                expect_failed(ref, bad, "C's offset changed: element 0 of its buffer", what);
+                if (mode.ld_pad) {
+                    memcpy(bad, c, d->lc.elems * es);
+                    clb_gemm_store(p, bad, d->lc.elems - 1, 1.0);
+                    char check[96];
+                    snprintf(check, sizeof(check), "C's padding changed: element %llu of its "
+                             "buffer, after %s %llu", (unsigned long long)d->lc.elems - 1,
+                             mode.col_major ? "column" : "row",
+                             (unsigned long long)d->lc.lines - 1);
+                    expect_failed(ref, bad, check, what);
+                }
+                /* Written as the default mode would write it: dense, from element 0. */
+                memcpy(bad, d->c0, d->lc.elems * es);
+                memcpy(bad, good, s.m * s.n * es);
+                expect(ref, bad, false, what);
+                /* Written with the minimum leading dimension, from the offset. */
+                if (mode.ld_pad) {
+                    memcpy(bad, d->c0, d->lc.elems * es);
+                    for (uint64_t i = 0; i < s.m; i++)
+                        for (uint64_t j = 0; j < s.n; j++)
+                            memcpy(bad + (d->lc.offset + (mode.col_major ? j * s.m + i
+                                                                         : i * s.n + j)) * es,
+                                   (const char *)good + (i * s.n + j) * es, es);
+                    expect(ref, bad, false, what);
+                }
+                free(bad);
+                clb_gemm_reference_destroy(ref);
+            }
+            free(c);
+            clb_gemm_data_destroy(d);
+        }
+        free(good);
+        clb_gemm_data_destroy(dense);
+    }
+}
+
+/* The layouts BLAS and CLBlast take: leading dimensions, strides, buffer sizes, labels. */
+static void mode_layouts(void **state)
+{
+    const struct clb_gemm_shape s = { 5, 7, 3 };
+    const struct clb_gemm_mode tn_col = { .trans_a = true, .col_major = true, .ld_pad = 2,
+                                          .offset = 4 };
+    struct clb_gemm_matrix_layout a, b, c;
+    char label[64], why[128];
+
+    (void)state;
+    /* A stored 3 x 5 (k x m), column-major: 5 columns of 3 + 2. op(A)(i, q) = A(q, i). */
+    clb_gemm_layout(&tn_col, s, CLB_GEMM_A, &a);
+    assert_true(a.ld == 5 && a.lines == 5 && a.line_len == 3 && a.elems == 4 + 25);
+    assert_true(a.row_stride == 5 && a.col_stride == 1 && clb_gemm_at(&a, 1, 2) == 4 + 5 + 2);
+    /* B 3 x 7, column-major: ld 3 + 2, op(B)(q, j) at q + j * ld. */
+    clb_gemm_layout(&tn_col, s, CLB_GEMM_B, &b);
+    assert_true(b.ld == 5 && b.lines == 7 && b.row_stride == 1 && b.col_stride == 5);
+    clb_gemm_layout(&tn_col, s, CLB_GEMM_C, &c);
+    assert_true(c.ld == 7 && c.lines == 7 && c.elems == 4 + 49);
+    clb_gemm_mode_label(&tn_col, label, sizeof(label));
+    assert_string_equal(label, "TN col ld+2 off4");
+    assert_string_equal(clb_gemm_mode_trans(&tn_col), "TN");
+    assert_string_equal(clb_gemm_mode_layout(&tn_col), "col");
+    /* The default: row-major, dense, as before modes. */
+    clb_gemm_layout(NULL, s, CLB_GEMM_A, &a);
+    assert_true(a.ld == 3 && a.row_stride == 3 && a.col_stride == 1 && a.elems == 15);
+    clb_gemm_mode_label(NULL, label, sizeof(label));
+    assert_string_equal(label, "");
+    assert_true(clb_gemm_mode_is_default(&(struct clb_gemm_mode){ 0 }));
+    assert_false(clb_gemm_mode_is_default(&(struct clb_gemm_mode){ .offset = 1 }));
+    /* Sizes past BLAS's 32-bit leading dimensions or the element limit are refused. */
+    const struct clb_gemm_mode padded = { .ld_pad = 1000000 };
+    assert_true(clb_gemm_layout_sane(&padded, s, UINT64_C(1) << 50, why, sizeof(why)));
+    assert_false(clb_gemm_layout_sane(&padded, (struct clb_gemm_shape){ 1, 2147483647, 1 },
+                                      UINT64_C(1) << 50, why, sizeof(why)));
+    assert_non_null(strstr(why, "leading dimension of B"));
+    assert_false(clb_gemm_layout_sane(&padded, (struct clb_gemm_shape){ 1 << 20, 8, 1 << 20 },
+                                      UINT64_C(1) << 40, why, sizeof(why)));
+    assert_non_null(strstr(why, "buffer of A"));
 }
 
 static void stats_median_and_spread(void **state)
@@ -587,6 +740,8 @@ int main(void)
         cmocka_unit_test(half_to_double_is_exact),
         cmocka_unit_test(method_by_size),
         cmocka_unit_test(data_is_random_nonzero_and_seeded),
+        cmocka_unit_test(modes_read_through_layouts),
+        cmocka_unit_test(mode_layouts),
         cmocka_unit_test(stats_median_and_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

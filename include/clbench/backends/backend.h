@@ -82,7 +82,10 @@ struct clb_gemm_backend {
                      size_t why_len);
 
     /*
-     * Allocates what one problem needs and copies the inputs there (untimed).
+     * Allocates what one problem needs and copies the inputs there (untimed):
+     * every backend runs every mode (data->mode: transposes, row- or
+     * column-major, leading dimensions data->la.ld..., offsets), or says why
+     * not in e.
      * Device backends get the device and its context and queue, which live
      * across problems (so compiled kernels are reused); host backends get NULLs.
      * `stored`: the tuning cache's parameters for this device, backend,
@@ -99,7 +102,10 @@ struct clb_gemm_backend {
     int (*upload)(void *state, struct clb_error *e);
     /* One GEMM call; returns only when the result is complete (clFinish). */
     int (*run)(void *state, struct clb_error *e);
-    /* Copies C to host memory `c` (m*n elements of the precision). */
+    /*
+     * Copies C's whole buffer to host memory `c`: data->lc.elems elements of
+     * the precision (its offset and padding included; m*n in the default mode).
+     */
     int (*download)(void *state, void *c, struct clb_error *e);
     void (*destroy)(void *state); /* accepts NULL */
 

@@ -13,6 +13,11 @@
  * around the call and its completion (clFinish). With beta = 0 the result of
  * the last timed call is verified too. With `transfers`, `runs` more calls
  * are timed end to end: upload A, B, C + GEMM + download C.
+ *
+ * Every row of a run has the options' mode (transposes, layout, padding,
+ * offsets: clbench/core/gemm_data.h); every backend is handed the buffers as
+ * the mode lays them out, and each result is verified through the layout,
+ * C's padding and offset included (clbench/bench/verify.h).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -47,6 +52,7 @@ struct clb_gemm_options {
     bool transfers;
     uint64_t seed;
     double alpha, beta;
+    struct clb_gemm_mode mode; /* how A, B and C lie in memory; all zero: the default */
     bool progress;      /* "[3/12] gemm fp32 ..." lines on stderr */
     /*
      * Fleet runs: called before every step, whether or not this process has a
@@ -76,6 +82,7 @@ struct clb_gemm_row {
     char backend_name[48];     /* what writers call it: "clblast", "clblast-untuned" */
     enum clb_precision precision;
     struct clb_gemm_shape shape;
+    struct clb_gemm_mode mode; /* the run's */
     enum clb_row_status status;
     char reason[512];          /* for every status but OK */
 

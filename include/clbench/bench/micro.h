@@ -21,8 +21,9 @@ struct clb_micro_row {
     const char *benchmark;      /* "peak", "bandwidth", "transfer", "latency", "collective" */
     char case_[64];             /* "fp32 x8", "triad", "h2d pinned 16 MiB", "round trip" */
     const char *metric;         /* "gflops", "giops", "gbps", "us" */
-    const char *precision;      /* peak: "fp32", "fp64", "fp16", "int32"; else NULL */
-    unsigned width;             /* peak: vector width; else 0 */
+    const char *precision;      /* peak: "fp32", "fp64", "fp16", "bf16", "int32", "int16",
+                                   "int8", "int8dot"; bandwidth: "fp32", "fp64"; else NULL */
+    unsigned width;             /* peak: vector width (int8dot: 4, one packed dot); else 0 */
     bool headline;              /* peak: the best width of its precision */
     enum clb_row_status status;
     char reason[512];           /* for every status but OK */
@@ -76,6 +77,7 @@ struct clb_micro_options {
     uint64_t bytes;           /* bandwidth: bytes per array (0: default) */
     const uint64_t *sizes;    /* transfer: sizes in bytes (NULL: default) */
     size_t n_sizes;
+    unsigned transfer_modes;  /* transfer: bits 1 << enum clb_transfer_mode (0: the default) */
     double target_s;          /* peak: seconds one launch should take at least */
     const char *const *precisions; /* peak: only these ("fp32", ...); NULL: all */
     size_t n_precisions;
@@ -87,6 +89,35 @@ int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
                  const struct clb_micro_options *opt, struct clb_micro_results *out);
 int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env,
                       const struct clb_micro_options *opt, struct clb_micro_results *out);
+/*
+ * transfer's paths, each a row per direction and size, in this order; the
+ * case names them: "h2d pageable 4 KiB", "d2h pinned async 1 MiB",
+ * "h2d map 16 MiB", "d2h zero-copy 1 MiB".
+ *   PAGEABLE   clEnqueueWrite/ReadBuffer, blocking, from malloc'd memory;
+ *   PINNED     the same from a mapped CL_MEM_ALLOC_HOST_PTR buffer;
+ *   ASYNC      PINNED enqueued non-blocking, completed by clFinish ("pinned async");
+ *   MAP        clEnqueueMapBuffer (h2d: CL_MAP_WRITE_INVALIDATE_REGION, d2h:
+ *              CL_MAP_READ) of a device buffer + memcpy + unmap + clFinish;
+ *   ZERO_COPY  a CL_MEM_USE_HOST_PTR buffer over page-aligned host memory:
+ *              only the handover is timed, map + unmap + clFinish with no copy
+ *              by the host (near zero where the device shares host memory),
+ *              GB/s = size / that time; h2d is checked by a device-side copy.
+ * Every call is timed on the host around the whole path; every row compares
+ * every byte. CLBENCH_FAULT_TRANSFER=1 (tests) flips one byte of what arrived
+ * before it is compared: every row must fail.
+ */
+enum clb_transfer_mode {
+    CLB_TRANSFER_PAGEABLE,
+    CLB_TRANSFER_PINNED,
+    CLB_TRANSFER_ASYNC,
+    CLB_TRANSFER_MAP,
+    CLB_TRANSFER_ZERO_COPY,
+    CLB_TRANSFER_MODE_COUNT
+};
+/* --modes names: "pageable", "pinned", "async", "map", "zero-copy". */
+extern const char *const clb_transfer_mode_names[CLB_TRANSFER_MODE_COUNT];
+/* What transfer_modes 0 means: the two paths transfer always had. */
+#define CLB_TRANSFER_DEFAULT_MODES ((1u << CLB_TRANSFER_PAGEABLE) | (1u << CLB_TRANSFER_PINNED))
 int clb_transfer_run(const struct clb_device *dev, const struct clb_cl_env *env,
                      const struct clb_micro_options *opt, struct clb_micro_results *out);
 /* Needs a queue with CL_QUEUE_PROFILING_ENABLE for its enqueue-to-start figure. */
@@ -108,25 +139,54 @@ double clb_micro_bandwidth(const struct clb_micro_results *r, const struct clb_d
  * tests. Floating point: chain k of lane l of work-item g starts at
  * -1 + u 2^-10, u = k + 8 l + 128 (g mod 7), and each round adds exactly
  * 2^-10; int32: x0 = k + 1000 l + 7919 g, then x <- 1664525 x + 1013904223
- * (mod 2^32). A work-item returns the sum of its 8 chains over its lanes:
- * exact in every precision, so any difference is a fault (a skipped round,
- * a lane or a work-item computed once and copied).
+ * (mod 2^32); int16, int8: x0 = k + 9 l + 7919 g and the same recurrence
+ * mod 2^16, 2^8 (the coefficients truncated: a = 1 mod 4, b odd, so full
+ * period; peak runs int8 for 1000 rounds, no multiple of 256, the others
+ * for 1024); int8dot: x0 = 0x01010101 (1 + k + 8 (g mod 7)), then
+ * x <- x + the dot product of x's bytes with (3, 5, 7, 11) (unsigned,
+ * cl_khr_integer_dot_product's dot_acc_sat, never saturating). A
+ * work-item returns the sum of its 8 chains over its lanes (wrapping in
+ * uint32 for int32 and int8dot; int16 and int8 sum their chains' values
+ * in uint32, which never wraps): exact in every precision, so any
+ * difference is a fault (a skipped round, a lane or a work-item computed
+ * once and copied).
+ *
+ * The peak command's types, in its order: fp32, fp64, fp16, bf16 (always
+ * unavailable: OpenCL C has no bfloat16 arithmetic), int32, int16, int8
+ * (all at widths 1..16, "giops" for the integers), int8dot (one width, 4;
+ * 8 operations per dot_acc_sat, as clpeak counts: 4 multiplies, 4 adds).
+ * int8dot needs cl_khr_integer_dot_product; the test hook
+ * CLBENCH_FAKE_INTEGER_DOT_PRODUCT=1 runs it anyway, the dot product
+ * written out in OpenCL C (its check says so).
  */
-struct clb_peak_expect {
-    bool integer;           /* int32: out holds uint32 */
-    size_t out_size;        /* bytes per output element: 4 (float, uint32) or 8 (double) */
-    double by_class[7];     /* floating point: work-item g returns by_class[g % 7] */
-    uint32_t slope, offset; /* int32: work-item g returns slope * g + offset (mod 2^32) */
+enum clb_peak_form {
+    CLB_PEAK_BY_CLASS, /* floating point, int8dot: work-item g returns by_class[g % 7] */
+    CLB_PEAK_LINEAR,   /* int32: slope g + offset (mod 2^32) */
+    CLB_PEAK_WRAPPED,  /* int16, int8: each chain wraps, their sum does not: the sum over
+                          chains j of (ends[j] + u) & mask, u = slope g & mask (a sum of
+                          8 W chains mod 2^8 could not tell a loop that never ran) */
 };
 
-/* For `iters` rounds (the kernel's arithmetic is exact up to 1024) of WIDTH-lane vectors. */
+struct clb_peak_expect {
+    enum clb_peak_form form;
+    bool integer;           /* int8, int16, int32, int8dot: out holds uint32 */
+    size_t out_size;        /* bytes per output element: 4 (float, uint32) or 8 (double) */
+    double by_class[7];
+    uint32_t slope, offset, mask; /* WRAPPED: offset is the sum of ends */
+    uint32_t ends[128];     /* WRAPPED: each chain's end for g = 0, sorted */
+    unsigned n_chains;      /* WRAPPED: 8 x width */
+};
+
+/* For `iters` rounds (the kernel's arithmetic is exact up to 1024) of WIDTH-lane vectors
+ * (1..16; int8dot: 4). */
 void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsigned width,
                           unsigned iters);
-/* The value work-item `item` must return (int32: the uint32 as a double). */
+/* The value work-item `item` must return (integers: the unsigned value as a double). */
 double clb_peak_expected(const struct clb_peak_expect *x, uint64_t item);
 /*
  * Checks the n outputs of a launch (float for fp16 and fp32, double for
- * fp64, uint32 for int32), each against its own expected value, exactly.
+ * fp64, uint32 for the integers), each against its own expected value,
+ * exactly.
  * Returns true, or false with `why` naming the first wrong work-item.
  */
 bool clb_peak_verify(const struct clb_peak_expect *x, const void *out, size_t n, char *why,

@@ -2,8 +2,16 @@
 #define CLBENCH_BENCH_VERIFY_H
 
 /*
- * Checking a GEMM result C = alpha*A*B + beta*C0, every entry, at every size,
- * against a reference computed in higher precision.
+ * Checking a GEMM result C = alpha*op(A)*op(B) + beta*C0, every entry, at
+ * every size, against a reference computed in higher precision.
+ *
+ * In any mode but the default (clbench/core/gemm_data.h: transposes,
+ * column-major storage, padded leading dimensions, offsets) the reference
+ * reads op(A), op(B) and C0 through their layouts into dense copies, and each
+ * result's C is read through its layout the same way; every element of C's
+ * buffer outside the matrix (the offset, the padding of each line) must also
+ * be as C0 had it, bit for bit, or the result fails ("C's padding changed:
+ * element 40 of its buffer, after row 2").
  *
  * Two methods, chosen by size (clb_gemm_verify_method):
  *
@@ -113,10 +121,15 @@ struct clb_gemm_reference *clb_gemm_reference_create_from(const struct clb_gemm_
                                                           enum clb_verify_source source,
                                                           struct clb_error *e);
 
-/* Host bytes clb_gemm_reference_create holds at its peak for this problem. */
-uint64_t clb_gemm_reference_bytes(struct clb_gemm_shape s, enum clb_precision p);
+/* Host bytes clb_gemm_reference_create holds at its peak for this problem (mode NULL: default). */
+uint64_t clb_gemm_reference_bytes(struct clb_gemm_shape s, enum clb_precision p,
+                                  const struct clb_gemm_mode *mode);
 
-/* Checks c (m*n elements in data's precision, row-major) against the reference. */
+/*
+ * Checks c (C's whole buffer as data's mode lays it out: data->lc.elems
+ * elements in its precision; in the default mode m*n, row-major) against the
+ * reference.
+ */
 void clb_gemm_verify(const struct clb_gemm_reference *ref, const void *c,
                      struct clb_verify_result *out);
 

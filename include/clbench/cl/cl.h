@@ -61,7 +61,11 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
  *                             large for its buffer: a real CLBlast error;
  *   CLBENCH_FAULT_TILE=1      every GEMM result from a device gets one 16x16 block
  *                             zeroed at a random place before it is verified (as a
- *                             kernel that skips a tile): every such row must fail.
+ *                             kernel that skips a tile): every such row must fail;
+ *   CLBENCH_FAULT_PAD=1       every GEMM result from a device in a mode with padding
+ *                             or an offset gets one element of C's buffer outside
+ *                             the matrix changed (src/bench/gemm_run.c): every such
+ *                             row must fail.
  */
 bool clb_fault_build(const char *options);
 bool clb_fault_alloc(void);

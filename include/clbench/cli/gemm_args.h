@@ -34,6 +34,17 @@ int clb_opt_precisions(const char *arg, void *field, struct clb_error *e);
  * with a tuning part: its built-in parameters.
  */
 int clb_opt_backends(const char *arg, void *field, struct clb_error *e);
+/*
+ * The GEMM mode (field: a struct clb_gemm_mode, clbench/core/gemm_data.h):
+ * --trans "NN", "NT", "TN" or "TT" (A's then B's; either case) sets
+ * trans_a and trans_b; --layout "row" or "col" sets col_major; --ld PAD
+ * (0..CLB_GEMM_MAX_LD_PAD) sets ld_pad and --offset N (0..CLB_GEMM_MAX_OFFSET)
+ * offset, each leaving the other fields as they are.
+ */
+int clb_opt_trans(const char *arg, void *field, struct clb_error *e);
+int clb_opt_layout(const char *arg, void *field, struct clb_error *e);
+int clb_opt_ld_pad(const char *arg, void *field, struct clb_error *e);
+int clb_opt_offset(const char *arg, void *field, struct clb_error *e);
 /* --blas-core: "auto", "as-is" or an OpenBLAS core name (letters, digits, '_', '-'). */
 int clb_opt_blas_core(const char *arg, void *field, struct clb_error *e);
 /* Integers and durations for option fields of type unsigned / uint64_t / double. */

@@ -6,9 +6,10 @@
  * status of a measured row, the parameters of a tunable kernel. No
  * dependencies beyond the C library.
  *
- * GEMM is C = alpha * A * B + beta * C; all matrices are row-major and
- * dense: A is m x k, B is k x n, C is m x n, stored in the precision's own
- * type (float, double, or cl_half bits).
+ * GEMM is C = alpha * A * B + beta * C; by default all matrices are
+ * row-major and dense: A is m x k, B is k x n, C is m x n, stored in the
+ * precision's own type (float, double, or cl_half bits). Transposes,
+ * column-major storage, padding and offsets: clbench/core/gemm_data.h.
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -52,6 +52,25 @@ int clb_fit_write(FILE *out, enum clb_format fmt, const struct clb_fit_report *r
  * print. 0, or -1 when out of memory.
  */
 int clb_fit_write_speeds(FILE *out, const struct clb_fit_report *r);
+/*
+ * The pieces of that table for other writers (the HTML report): the
+ * formulas with r's numbers (prefill, decode, training; one per line) ...
+ */
+void clb_fit_speed_formulas(const struct clb_fit_report *r, char lines[3][320]);
+/* ... one device's cells as the table has them ("-" where no figure) ... */
+struct clb_fit_speed_cells {
+    char backend[64];   /* whose prefill rate: "clbench fp32", "... (part of a layer)" */
+    char rate[48];      /* the prefill GEMM rate, "12.73 GFLOP/s" */
+    char prefill[32];   /* prefill tokens/s, "7.42" */
+    char bandwidth[32]; /* triad, "100 GB/s" */
+    char decode[32];    /* decode tokens/s, "<= 7.41" */
+};
+void clb_fit_speed_cells(const struct clb_fit_speed *s, struct clb_fit_speed_cells *c);
+/*
+ * ... and the note when device i's prefill rate is of another precision than
+ * the weights' (none ran in theirs): true with buf filled, else false.
+ */
+bool clb_fit_speed_note(const struct clb_fit_report *r, size_t i, char *buf, size_t len);
 /* The preset table of --list-models. */
 int clb_fit_write_models(FILE *out, enum clb_format fmt);
 

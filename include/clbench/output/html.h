@@ -19,12 +19,44 @@
  * chart draws the fleet median, its speedup bars are per rank, its roofline is
  * the first rank's, and the results table gains host, rank and the row's
  * distance from its fleet median.
+ *
+ * "Datasheet vs measured": for each device of each file (a fleet file's
+ * first rank) with a verified row that carries a datasheet figure, one bar
+ * chart of its headline figures (a peak's best width per precision, the
+ * triad per precision, the fastest GEMM row per precision), each as a
+ * percentage of the figure it is held against: a vendor's datasheet, or for
+ * a CPU the peak derived from its cores, FMA units and measured clock
+ * ("derived peak"). Absent when no row has one.
+ *
+ * "Estimates for MODEL": for a `gemm`/`run --shapes MODEL` file, the speed
+ * estimates the command computed (struct clb_html_estimates), as `fit
+ * --from` prints them, with their inputs and formulas.
  */
 #include <stdio.h>
 
+#include "clbench/output/fit.h"
 #include "clbench/results/resultfile.h"
 
-/* Returns 0, or -1 when writing failed. */
-int clb_html_report(FILE *out, struct clb_result_file *const *files, size_t n_files);
+/*
+ * One file's estimates (the command fills it; the writer only reads):
+ * fit.request, fit.estimate (memory), fit.speeds (clb_file_speed_estimates),
+ * fit.measured_shapes (options.shapes) and fit.from (the file). A file that
+ * is no --shapes run has fit.measured_shapes NULL: nothing is written. One
+ * that is but gets no table (a mixture of experts, a model this build does
+ * not know, no figures to estimate from) has fit.n_speeds 0 and `none`, the
+ * reason, printed in its place.
+ */
+struct clb_html_estimates {
+    struct clb_fit_request request; /* what fit.request points to */
+    struct clb_fit_report fit;
+    char none[512];
+};
+
+/*
+ * estimates: n_files entries, one per file in order, or NULL for none.
+ * Returns 0, or -1 when writing failed.
+ */
+int clb_html_report(FILE *out, struct clb_result_file *const *files, size_t n_files,
+                    const struct clb_html_estimates *estimates);
 
 #endif

@@ -15,6 +15,25 @@
 /* Result files larger than this are refused rather than parsed. */
 #define CLB_RESULT_FILE_MAX_BYTES (256u << 20)
 
+/*
+ * A row's "datasheet" object (peak, bandwidth and gemm rows of a device the
+ * datasheet table names; docs/result-schema.md): the figure the row is held
+ * against, in the row's unit (GFLOP/s, GB/s), the device's share of its
+ * package. Strings borrowed from the JSON.
+ */
+struct clb_result_datasheet {
+    const char *accelerator; /* the table's row, "NVIDIA H100 PCIe 80GB"; "AMD Zen 4" if derived */
+    const char *figure;      /* "fp32_vector", "fp64_vector", "fp16_vector", "memory" */
+    const char *source;      /* where the table has it from; NULL when absent */
+    double value;            /* > 0 */
+    /*
+     * Not a vendor's figure: a CPU's peak derived as cores x flops_per_cycle
+     * x clock_ghz (the clock measured); each of those 0 when absent.
+     */
+    bool derived;
+    double cores, flops_per_cycle, clock_ghz;
+};
+
 /* One result row, as `compare` and `report` need it (strings borrowed from the JSON). */
 struct clb_result_row {
     const char *benchmark; /* "gemm" */
@@ -55,6 +74,8 @@ struct clb_result_row {
     const char *host_cpu; /* a host row's CPU model; NULL otherwise */
     bool straggler;      /* beyond the run's threshold from its figure's fleet median */
     double fleet_median; /* that median over the ranks' verified figures; 0: none */
+    bool has_datasheet;  /* the row carries a datasheet object (whatever its status) */
+    struct clb_result_datasheet datasheet;
 };
 
 struct clb_result_file {
@@ -80,5 +101,8 @@ void clb_result_file_destroy(struct clb_result_file *f);
 
 /* A bandwidth row of the triad ("fp32 triad", "fp64 triad"): BabelStream's headline. */
 bool clb_result_row_is_triad(const struct clb_result_row *r);
+
+/* 100 x the row's figure / its datasheet value; 0 unless it has both (a verified figure). */
+double clb_result_row_datasheet_percent(const struct clb_result_row *r);
 
 #endif
