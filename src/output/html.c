@@ -1125,6 +1125,315 @@ static void datasheet_section(FILE *out, struct clb_result_file *const *files, s
     }
 }
 
+bool clb_sweep_cache_edge(const double *work, const double *value, size_t n, size_t *big,
+                          size_t *cached, size_t *after)
+{
+    size_t b = 0, c = SIZE_MAX, a = SIZE_MAX;
+
+    if (n == 0)
+        return false;
+    for (size_t j = 1; j < n; j++)
+        if (work[j] > work[b])
+            b = j;
+    for (size_t j = 0; j < n; j++)
+        if (value[j] >= 1.5 * value[b] && (c == SIZE_MAX || work[j] > work[c]))
+            c = j;
+    for (size_t j = 0; c != SIZE_MAX && j < n; j++)
+        if (work[j] > work[c] && (a == SIZE_MAX || work[j] < work[a]))
+            a = j;
+    *big = b;
+    if (c == SIZE_MAX || a == SIZE_MAX)
+        return false;
+    *cached = c;
+    *after = a;
+    return true;
+}
+
+/*
+ * Bandwidth by array size. A `bandwidth --sizes` row names its size last:
+ * "fp32 triad 8 MiB" is kernel "triad" (its length in *kernel_len, after the
+ * precision) at 8 MiB per array (*array_bytes). Rows without a size are no sweep's.
+ */
+static bool sweep_row(const struct clb_result_row *r, size_t *kernel_len, double *array_bytes)
+{
+    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    size_t p = r->precision ? strlen(r->precision) : 0;
+
+    if (strcmp(r->benchmark, "bandwidth") || !r->has_value || !p || strcmp(r->metric, "gbps") ||
+        strncmp(r->case_, r->precision, p) || r->case_[p] != ' ')
+        return false;
+    const char *kernel = r->case_ + p + 1, *unit = strrchr(kernel, ' ');
+    if (!unit || unit == kernel)
+        return false;
+    const char *num = unit - 1;
+    while (num > kernel && num[-1] != ' ')
+        num--;
+    if (num <= kernel + 1)
+        return false;
+    char *end;
+    double v = strtod(num, &end);
+    if (end != unit || !(v > 0))
+        return false;
+    for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++, v *= 1024)
+        if (!strcmp(unit + 1, units[u])) {
+            *kernel_len = (size_t)(num - 1 - kernel);
+            *array_bytes = v;
+            return true;
+        }
+    return false;
+}
+
+static bool sweep_triad(const struct clb_result_row *r, double *work)
+{
+    size_t len;
+    double x;
+    json_t *w = json_object_get(r->config, "bytes_per_call");
+
+    if (!sweep_row(r, &len, &x) || len != 5 || strncmp(r->case_ + strlen(r->precision) + 1,
+                                                       "triad", 5))
+        return false;
+    *work = json_is_number(w) ? json_number_value(w) : 0;
+    return *work > 0;
+}
+
+/* The finding, as `bandwidth` prints it under its table (after "DEVICE PRECISION triad: "). */
+static void sweep_finding(char *buf, size_t len, const struct clb_result_row *const *triad,
+                          const double *work, bool found, size_t big, size_t cached, size_t after)
+{
+    char a[32], b[32], va[48], vb[48];
+
+    if (!found) {
+        clb_format_bytes((uint64_t)(work[big] / 3), b, sizeof(b));
+        clb_format_metric(triad[big]->metric, triad[big]->value, vb, sizeof(vb));
+        snprintf(buf, len, "no size ran 1.5x faster than %s arrays (%s)", b, vb);
+        return;
+    }
+    clb_format_bytes((uint64_t)(work[cached] / 3), a, sizeof(a));
+    clb_format_metric(triad[cached]->metric, triad[cached]->value, va, sizeof(va));
+    clb_format_bytes((uint64_t)(work[after] / 3), b, sizeof(b));
+    clb_format_metric(triad[after]->metric, triad[after]->value, vb, sizeof(vb));
+    snprintf(buf, len, "caches help up to %s arrays (%s) and stop by %s (%s)", a, va, b, vb);
+}
+
+enum { SWEEP_MAX_KERNELS = 16, SWEEP_MAX_TRIADS = 64 };
+
+/* How many sizes of triad dev's rows of its precision have. */
+static size_t sweep_sizes(const struct clb_result_file *f, const struct clb_result_row *dev)
+{
+    double works[SWEEP_MAX_TRIADS];
+    size_t n = 0;
+
+    for (size_t i = 0; i < f->n_rows && n < SWEEP_MAX_TRIADS; i++) {
+        const struct clb_result_row *r = &f->rows[i];
+        double w;
+        bool seen = false;
+        if (!same_device(r, dev) || !sweep_triad(r, &w) || strcmp(r->precision, dev->precision))
+            continue;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = works[j] == w;
+        if (!seen)
+            works[n++] = w;
+    }
+    return n;
+}
+
+/* One device and precision's sweep (dev's rank, in a fleet file): a line per kernel. */
+static void sweep_chart(FILE *out, const struct clb_result_file *f,
+                        const struct clb_result_row *dev, size_t n_files)
+{
+    const struct clb_result_row *triad[SWEEP_MAX_TRIADS];
+    double work[SWEEP_MAX_TRIADS], xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
+    size_t n_triad = 0, n_kernels = 0;
+    const char *kernel[SWEEP_MAX_KERNELS];
+    size_t kernel_len[SWEEP_MAX_KERNELS];
+    struct point *pts = calloc(f->n_rows + 1, sizeof(*pts));
+    struct point *line = calloc(f->n_rows + 1, sizeof(*line));
+    size_t *of_kernel = calloc(f->n_rows + 1, sizeof(*of_kernel));
+    const size_t skip = strlen(dev->precision) + 1;
+
+    if (!pts || !line || !of_kernel)
+        goto done;
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct clb_result_row *r = &f->rows[i];
+        size_t len, k = 0;
+        double x, w;
+        of_kernel[i] = SIZE_MAX;
+        if (!same_device(r, dev) || !r->precision || strcmp(r->precision, dev->precision) ||
+            !sweep_row(r, &len, &x))
+            continue;
+        while (k < n_kernels &&
+               !(kernel_len[k] == len && !strncmp(kernel[k], r->case_ + skip, len)))
+            k++;
+        if (k == SWEEP_MAX_KERNELS)
+            continue;
+        if (k == n_kernels) {
+            kernel[k] = r->case_ + skip;
+            kernel_len[n_kernels++] = len;
+        }
+        of_kernel[i] = k;
+        pts[i] = (struct point){ x, r->value, r };
+        xlo = fmin(xlo, x), xhi = fmax(xhi, x);
+        if (r->value > 0)
+            ylo = fmin(ylo, r->value), yhi = fmax(yhi, r->value);
+        if (n_triad < SWEEP_MAX_TRIADS && sweep_triad(r, &w)) {
+            triad[n_triad] = r;
+            work[n_triad++] = w;
+        }
+    }
+    if (n_triad < 2 || !(yhi > 0) || !(xhi > xlo))
+        goto done;
+    const bool ylog = yhi / ylo > 50;
+    double step = 0;
+    if (ylog) {
+        ylo = pow(10, floor(log10(ylo)));
+        yhi = pow(10, ceil(log10(yhi)));
+    } else {
+        step = nice_step(yhi / 5);
+        ylo = 0;
+        yhi = ceil(yhi * 1.05 / step) * step;
+    }
+    char finding[256];
+    size_t big, cached, after;
+    double value[SWEEP_MAX_TRIADS];
+    for (size_t i = 0; i < n_triad; i++)
+        value[i] = triad[i]->value;
+    const bool found = clb_sweep_cache_edge(work, value, n_triad, &big, &cached, &after);
+    sweep_finding(finding, sizeof(finding), triad, work, found, big, cached, after);
+
+    fputs("<h3>", out);
+    device_title(out, f, dev->device, dev, n_files);
+    fprintf(out, ", %s</h3>\n<svg class=\"chart sweep-chart\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+                 "height=\"%d\" role=\"img\" aria-label=\"GB/s against bytes per array, ",
+            dev->precision, W, H, W, H);
+    device_title(out, f, dev->device, dev, n_files);
+    fprintf(out, ", %s\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
+                 "stroke=\"#ccc\"/>\n", dev->precision, L, T, R - L, B - T);
+    if (ylog) {
+        for (double v = ylo; v <= yhi * 1.0001; v *= 10) {
+            double y = scale(v, ylo, yhi, true, B, T);
+            fprintf(out, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
+                         "stroke=\"#e0e0e0\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" "
+                         "font-size=\"12\">%g</text>\n", L, R, y, y, L - 6, y + 4, v);
+        }
+    } else {
+        for (double v = 0; v <= yhi * 1.0001; v += step) {
+            double y = scale(v, 0, yhi, false, B, T);
+            fprintf(out, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
+                         "stroke=\"#e0e0e0\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" "
+                         "font-size=\"12\">%g</text>\n", L, R, y, y, L - 6, y + 4, v);
+        }
+    }
+    /* x ticks at every size measured, named as the cases name it */
+    double last_tick = -1;
+    for (size_t i = 0; i < f->n_rows; i++) {
+        if (of_kernel[i] == SIZE_MAX)
+            continue;
+        double x = scale(pts[i].x, xlo, xhi, true, L + 20, R - 20);
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = of_kernel[j] != SIZE_MAX && pts[j].x == pts[i].x;
+        if (seen || fabs(x - last_tick) < 1)
+            continue;
+        last_tick = x;
+        fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\"/>"
+                     "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">",
+                x, x, B, B + 5, x, B + 18);
+        esc(out, pts[i].row->case_ + skip + kernel_len[of_kernel[i]] + 1);
+        fputs("</text>\n", out);
+    }
+    fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">bytes per "
+                 "array (log scale)</text>\n", (L + R) / 2, B + 40);
+    fprintf(out, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\" "
+                 "transform=\"rotate(-90 18 %d)\">GB/s%s</text>\n", (T + B) / 2, (T + B) / 2,
+            ylog ? " (log scale)" : "");
+    if (found) {
+        /* Halfway (on the log axis) between the last size the caches helped and the next. */
+        size_t lo_len, hi_len;
+        double xc, xa;
+        sweep_row(triad[cached], &lo_len, &xc);
+        sweep_row(triad[after], &hi_len, &xa);
+        const double x = (scale(xc, xlo, xhi, true, L + 20, R - 20) +
+                          scale(xa, xlo, xhi, true, L + 20, R - 20)) / 2;
+        fprintf(out, "<line class=\"cache-edge\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
+                     "stroke=\"#333\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"><title>%s "
+                     "triad: ", x, x, T, B, dev->precision);
+        esc(out, finding);
+        fprintf(out, "</title></line><text class=\"cache-edge-label\" x=\"%.1f\" y=\"%d\" "
+                     "text-anchor=\"middle\" font-size=\"12\">caches stop helping</text>\n",
+                x, T + 14);
+    }
+    for (size_t k = 0; k < n_kernels; k++) {
+        const char *color = palette[k % N_COLORS];
+        char name[64];
+        size_t n = 0;
+        for (size_t i = 0; i < f->n_rows; i++)
+            if (of_kernel[i] == k)
+                line[n++] = pts[i];
+        qsort(line, n, sizeof(*line), cmp_point);
+        fprintf(out, "<g class=\"series\" stroke=\"%s\" fill=\"%s\">\n", color, color);
+        if (n > 1) {
+            fputs("<polyline class=\"sweep-line\" fill=\"none\" stroke-width=\"2\" "
+                  "points=\"", out);
+            for (size_t i = 0; i < n; i++)
+                fprintf(out, "%.1f,%.1f ", scale(line[i].x, xlo, xhi, true, L + 20, R - 20),
+                        scale(line[i].y, ylo, yhi, ylog, B, T));
+            fputs("\"/>\n", out);
+        }
+        for (size_t i = 0; i < n; i++) {
+            fprintf(out, "<circle r=\"4\" cx=\"%.1f\" cy=\"%.1f\"><title>",
+                    scale(line[i].x, xlo, xhi, true, L + 20, R - 20),
+                    scale(line[i].y, ylo, yhi, ylog, B, T));
+            esc(out, line[i].row->case_);
+            fprintf(out, ": %.4g GB/s</title></circle>\n", line[i].y);
+        }
+        fputs("</g>\n", out);
+        snprintf(name, sizeof(name), "%.*s", (int)kernel_len[k], kernel[k]);
+        double ly = T + 10 + 22.0 * (double)k;
+        fprintf(out, "<g class=\"legend\"><rect x=\"%d\" y=\"%.1f\" width=\"14\" height=\"14\" "
+                     "fill=\"%s\"/><text x=\"%d\" y=\"%.1f\" font-size=\"12\">",
+                R + 16, ly, color, R + 36, ly + 11);
+        esc(out, name);
+        fputs("</text></g>\n", out);
+    }
+    fputs("</svg>\n<p class=\"caption sweep-finding\">", out);
+    fprintf(out, "%s triad: ", dev->precision);
+    esc(out, finding);
+    fputs("</p>\n", out);
+done:
+    free(pts);
+    free(line);
+    free(of_kernel);
+}
+
+static void sweep_section(FILE *out, struct clb_result_file *const *files, size_t n_files)
+{
+    bool started = false;
+
+    for (size_t f = 0; f < n_files; f++) {
+        const struct clb_result_file *file = files[f];
+        for (size_t i = 0; i < file->n_rows; i++) {
+            const struct clb_result_row *r = &file->rows[i];
+            double w;
+            bool first = sweep_triad(r, &w);
+            /* one chart per device and precision; in a fleet file, its first rank's */
+            for (size_t j = 0; j < i && first; j++)
+                first = !(sweep_triad(&file->rows[j], &w) && same_place(&file->rows[j], r) &&
+                          !strcmp(file->rows[j].precision, r->precision));
+            if (!first || sweep_sizes(file, r) < 2)
+                continue;
+            if (!started)
+                fputs("<h2>Bandwidth by array size</h2>\n<p>From <code>bandwidth --sizes</code>: "
+                      "each kernel's GB/s (bytes read plus written per second) against the size "
+                      "of each array, per device and precision. The dashed line is where the "
+                      "caches stop helping: between the largest size whose triad still ran at "
+                      "1.5x or more of the largest size's and the next size, the finding "
+                      "<code>bandwidth</code> prints under its table.</p>\n", out);
+            started = true;
+            sweep_chart(out, file, r, n_files);
+        }
+    }
+}
+
 /* One device's row of the estimates table: fit --from's cells. */
 static void estimate_row(FILE *out, const struct clb_fit_speed *s)
 {
@@ -1394,6 +1703,7 @@ int clb_html_report(FILE *out, struct clb_result_file *const *files, size_t n_fi
         line_chart(out, files, n_files, precs[p]);
     speedup_chart(out, files, n_files);
     roofline_charts(out, files, n_files);
+    sweep_section(out, files, n_files);
     datasheet_section(out, files, n_files);
     for (size_t f = 0; estimates && f < n_files; f++)
         if (estimates[f].fit.measured_shapes)

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "clbench/output/devices.h"
+#include "clbench/output/html.h"
 #include "clbench/output/micro.h"
 #include "clbench/output/table.h"
 #include "clbench/util/units.h"
@@ -44,43 +45,37 @@ static bool sweep_triad(const struct clb_micro_row *r)
 static void sweep_notes(FILE *out, const struct clb_micro_results *res)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *r = &res->rows[i], *big = r, *cached = NULL, *after = NULL;
+        const struct clb_micro_row *r = &res->rows[i], *group[64];
+        double work[64], value[64];
+        size_t n = 0, big, cached, after;
         bool first = sweep_triad(r);
         for (size_t j = 0; j < i && first; j++)
             first = !(sweep_triad(&res->rows[j]) && res->rows[j].device == r->device &&
                       !strcmp(res->rows[j].precision, r->precision));
         if (!first)
             continue;
-        for (size_t j = i; j < res->n_rows; j++)
-            if (sweep_triad(&res->rows[j]) && res->rows[j].device == r->device &&
-                !strcmp(res->rows[j].precision, r->precision) && res->rows[j].work > big->work)
-                big = &res->rows[j];
-        for (size_t j = i; j < res->n_rows; j++) {
+        for (size_t j = i; j < res->n_rows && n < 64; j++) {
             const struct clb_micro_row *q = &res->rows[j];
-            if (!sweep_triad(q) || q->device != r->device || strcmp(q->precision, r->precision))
-                continue;
-            if (q->value >= 1.5 * big->value && (!cached || q->work > cached->work))
-                cached = q;
+            if (sweep_triad(q) && q->device == r->device && !strcmp(q->precision, r->precision)) {
+                group[n] = q;
+                work[n] = q->work;
+                value[n++] = q->value;
+            }
         }
-        for (size_t j = i; cached && j < res->n_rows; j++) {
-            const struct clb_micro_row *q = &res->rows[j];
-            if (sweep_triad(q) && q->device == r->device && !strcmp(q->precision, r->precision) &&
-                q->work > cached->work && (!after || q->work < after->work))
-                after = q;
-        }
+        const bool found = clb_sweep_cache_edge(work, value, n, &big, &cached, &after);
         char dev[160], a[32], b[32], va[48], vb[48];
         clb_device_label(r->device, dev, sizeof(dev));
-        clb_format_bytes((uint64_t)(big->work / 3), b, sizeof(b));
-        clb_format_metric(big->metric, big->value, vb, sizeof(vb));
-        if (!cached || !after) {
+        clb_format_bytes((uint64_t)(work[big] / 3), b, sizeof(b));
+        clb_format_metric(group[big]->metric, value[big], vb, sizeof(vb));
+        if (!found) {
             fprintf(out, "SWEEP: %s %s triad: no size ran 1.5x faster than %s arrays (%s)\n",
                     dev, r->precision, b, vb);
             continue;
         }
-        clb_format_bytes((uint64_t)(cached->work / 3), a, sizeof(a));
-        clb_format_metric(cached->metric, cached->value, va, sizeof(va));
-        clb_format_bytes((uint64_t)(after->work / 3), b, sizeof(b));
-        clb_format_metric(after->metric, after->value, vb, sizeof(vb));
+        clb_format_bytes((uint64_t)(work[cached] / 3), a, sizeof(a));
+        clb_format_metric(group[cached]->metric, value[cached], va, sizeof(va));
+        clb_format_bytes((uint64_t)(work[after] / 3), b, sizeof(b));
+        clb_format_metric(group[after]->metric, value[after], vb, sizeof(vb));
         fprintf(out, "SWEEP: %s %s triad: caches help up to %s arrays (%s) and stop by %s (%s)\n",
                 dev, r->precision, a, va, b, vb);
     }

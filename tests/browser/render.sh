@@ -5,7 +5,8 @@
 #   render.sh CLBENCH DATA     the fleet section of tests/data/fleet-gemm-{a,b}.json
 #                              (no device): a chart per figure, each with its median
 #                              line, the stragglers' bars marked; with them
-#                              report-llama-h100.json: its datasheet charts and estimates
+#                              report-llama-h100.json: its datasheet charts and estimates;
+#                              bandwidth-sweep.json: a bandwidth-by-size chart per precision
 set -u
 clbench=$1 data=${2:-}
 chromium=$(command -v chromium || command -v chromium-browser) ||
@@ -15,7 +16,8 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
 if [ -n "$data" ]; then
-    set -- "$data/fleet-gemm-a.json" "$data/fleet-gemm-b.json" "$data/report-llama-h100.json"
+    set -- "$data/fleet-gemm-a.json" "$data/fleet-gemm-b.json" "$data/report-llama-h100.json" \
+        "$data/bandwidth-sweep.json"
 else
     . "$(dirname "$0")/../device/require.sh"
     clb_require_device "$clbench"
@@ -53,6 +55,12 @@ if [ -n "$data" ]; then
     [ "$(count 'class="chart datasheet-chart"')" -eq 2 ] || { echo "FAIL: expected 2 datasheet charts"; exit 1; }
     [ "$(count 'class="bar measured"')" -eq 5 ] || { echo "FAIL: expected 5 measured bars"; exit 1; }
     [ "$(count '<table class="estimates">')" -eq 1 ] || { echo "FAIL: expected the estimates table"; exit 1; }
+    # Bandwidth by array size: fp32 and fp64, a line per kernel (copy, mul, add, triad, dot,
+    # read, dot chunked; "local" has no size), the caches' edge marked in fp32 only.
+    [ "$(count 'class="chart sweep-chart"')" -eq 2 ] || { echo "FAIL: expected 2 bandwidth-by-size charts"; exit 1; }
+    [ "$(count 'class="sweep-line"')" -eq 14 ] || { echo "FAIL: expected 7 kernel lines per chart"; exit 1; }
+    [ "$(count 'class="cache-edge"')" -eq 1 ] || { echo "FAIL: expected one cache-edge marker"; exit 1; }
+    [ "$(count 'class="caption sweep-finding"')" -eq 2 ] || { echo "FAIL: expected a finding per chart"; exit 1; }
     echo PASS
     exit 0
 fi
