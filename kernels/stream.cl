@@ -123,32 +123,35 @@ __kernel void clb_stream_dot_chunked(__global const REAL *a, __global const REAL
 
 /*
  * Local-memory bandwidth: a work-group of LOCAL_N work-items fills a tile
- * with 0, 1, ..., LOCAL_N - 1, then each work-item sums 16 x rounds
- * entries, walking the tile from its own slot (neighbouring work-items hit
- * neighbouring banks). With 16 x rounds a multiple of LOCAL_N, every sum is
- * (16 rounds / LOCAL_N) x LOCAL_N (LOCAL_N - 1) / 2, exact in float up to
- * rounds = 8192.
+ * with 0, 1, ..., LOCAL_N - 1 (as REAL), then each work-item reads 16 x
+ * rounds entries, walking the tile from its own slot (neighbouring
+ * work-items hit neighbouring banks), and adds their bit patterns as
+ * integers, so no floating-point unit (fp64 is slow on many GPUs) paces the
+ * loads. With 16 x rounds a multiple of LOCAL_N, every work-item's sum is
+ * (16 rounds / LOCAL_N) x the sum of the tile's bit patterns, modulo 2^32
+ * (2^64 for double): the host knows it exactly.
  */
 #define LOCAL_N 256
+#ifdef CLB_FP64
+#define BITS ulong
+#define AS_BITS as_ulong
+#else
+#define BITS uint
+#define AS_BITS as_uint
+#endif
 __kernel __attribute__((reqd_work_group_size(LOCAL_N, 1, 1))) void
-clb_stream_local(__global REAL *out, uint rounds)
+clb_stream_local(__global BITS *out, uint rounds)
 {
     __local REAL tile[LOCAL_N];
     const uint lid = get_local_id(0);
-    REAL sum = 0;
+    BITS sum = 0;
 
     tile[lid] = (REAL)lid;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint r = 0; r < rounds; r++) {
         const uint base = lid + 16 * r;
-        sum += tile[(base + 0) & (LOCAL_N - 1)] + tile[(base + 1) & (LOCAL_N - 1)] +
-               tile[(base + 2) & (LOCAL_N - 1)] + tile[(base + 3) & (LOCAL_N - 1)] +
-               tile[(base + 4) & (LOCAL_N - 1)] + tile[(base + 5) & (LOCAL_N - 1)] +
-               tile[(base + 6) & (LOCAL_N - 1)] + tile[(base + 7) & (LOCAL_N - 1)] +
-               tile[(base + 8) & (LOCAL_N - 1)] + tile[(base + 9) & (LOCAL_N - 1)] +
-               tile[(base + 10) & (LOCAL_N - 1)] + tile[(base + 11) & (LOCAL_N - 1)] +
-               tile[(base + 12) & (LOCAL_N - 1)] + tile[(base + 13) & (LOCAL_N - 1)] +
-               tile[(base + 14) & (LOCAL_N - 1)] + tile[(base + 15) & (LOCAL_N - 1)];
+        for (uint j = 0; j < 16; j++)
+            sum += AS_BITS(tile[(base + j) & (LOCAL_N - 1)]);
     }
     out[get_global_id(0)] = sum;
 }

@@ -30,27 +30,28 @@ CLB_HP_KERNEL(, neon_fp64, CLB_HP_REP24, float64x2_t, double, 2, vdupq_n_f64, vl
 
 uint64_t clb_hp_add_chain(uint64_t x, uint64_t iterations)
 {
+    const uint64_t one = 1; /* a register operand, as on x86 */
     __asm__ volatile("1:\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
-                     "add %0, %0, #1\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
+                     "add %0, %0, %2\n\t"
                      "subs %1, %1, #1\n\t"
                      "b.ne 1b\n\t"
                      : "+r"(x), "+r"(iterations)
-                     :
+                     : "r"(one)
                      : "cc");
     return x;
 }

@@ -11,9 +11,10 @@
 
 /*
  * The clock's yardstick (hostpeak_x86.c, hostpeak_arm.c): returns x + 16 x
- * iterations (iterations >= 1), adding 1 at a time in one register, so each
- * add waits for the one before: one add a cycle on every x86-64 and AArch64
- * core. Written in assembly so no optimisation level folds or spills it.
+ * iterations (iterations >= 1), adding a register holding 1 at a time, so
+ * each add waits for the one before: one add a cycle on every x86-64 and
+ * AArch64 core (a register operand: some renamers fold small immediate
+ * adds). Written in assembly so no optimisation level folds or spills it.
  * CLB_HP_HAS_ADD_CHAIN is 0 on architectures without it.
  */
 #if defined(__x86_64__) || defined(__aarch64__)

@@ -39,27 +39,30 @@ CLB_HP_KERNEL(, sse2_fp64, CLB_HP_REP12, __m128d, double, 2, _mm_set1_pd, _mm_lo
 
 uint64_t clb_hp_add_chain(uint64_t x, uint64_t iterations)
 {
+    /* A register, not an immediate: renamers that fold small immediate adds (Intel since
+     * Golden Cove) cannot run this chain faster than one add a cycle. */
+    const uint64_t one = 1;
     __asm__ volatile("1:\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
-        "add $1, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
+        "add %2, %0\n\t"
         "dec %1\n\t"
         "jnz 1b\n\t"
                      : "+r"(x), "+r"(iterations)
-                     :
+                     : "r"(one)
                      : "cc");
     return x;
 }

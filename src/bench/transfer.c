@@ -181,8 +181,9 @@ static int xfer_call(struct xfer *x, struct clb_error *e)
             memcpy(x->host, m, x->size);
         return unmap(x, e) || finish(x, e) ? -1 : 0;
     case CLB_TRANSFER_ZERO_COPY:
-        /* The handover only: the bytes are already where they are used. */
-        if (!map(x, x->to_device ? CL_MAP_WRITE_INVALIDATE_REGION : CL_MAP_READ, e))
+        /* The handover only: the bytes are already where they are used. CL_MAP_WRITE, not
+         * ..._INVALIDATE_REGION: the bytes checked afterwards must stay defined. */
+        if (!map(x, x->to_device ? CL_MAP_WRITE : CL_MAP_READ, e))
             return -1;
         return unmap(x, e) || finish(x, e) ? -1 : 0;
     default:
@@ -276,7 +277,8 @@ static void measure(const struct clb_cl_env *env, enum clb_transfer_mode m, bool
 
     row->status = CLB_ROW_OK;
     row->reason[0] = '\0';
-    row->work = (double)size;
+    /* Zero-copy moves no bytes in the timed call: its figure is the handover's time. */
+    row->work = m == CLB_TRANSFER_ZERO_COPY ? 0 : (double)size;
     if (!check || !want) {
         clb_error_set(&e, "out of host memory");
         goto fault;
@@ -334,7 +336,8 @@ int clb_transfer_run(const struct clb_device *dev, const struct clb_cl_env *env,
             continue;
         for (int dir = 0; dir < 2; dir++) {
             for (size_t i = 0; i < n_sizes; i++) {
-                struct clb_micro_row *row = clb_micro_add(out, dev, "transfer", "gbps");
+                struct clb_micro_row *row = clb_micro_add(
+                    out, dev, "transfer", m == CLB_TRANSFER_ZERO_COPY ? "us" : "gbps");
                 char size_s[32];
                 if (!row)
                     return -1;

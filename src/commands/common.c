@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clbench/bench/gemm_run.h"
 #include "clbench/bench/micro.h"
@@ -123,6 +124,12 @@ static struct clb_datasheet_ref derived_ref(const struct clb_micro_results *micr
                                     elem_bits);
     if (ghz <= 0 || fpc <= 0 || share <= 0)
         return ref;
+    /* A fleet's ranks on one node that see the same CPUs share its cores. */
+    const struct clb_mpi_world *fleet = clb_mpi_fleet();
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (fleet && fleet->local_size > 1 && online > 0 &&
+        (long)clb_cpu_count_available() * fleet->local_size > online)
+        share /= fleet->local_size;
     const double cores = clb_cpu_count_cores() * share;
     ref = (struct clb_datasheet_ref){ .value = cores * fpc * ghz,
                                       .name = core->name,

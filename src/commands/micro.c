@@ -90,8 +90,8 @@ static int opt_stat(const char *arg, void *field, struct clb_error *e)
     { "runs", 0, "N", "Timed calls per figure at least, after a warm-up (default: 5)",         \
       clb_opt_positive, offsetof(struct micro_config, runs) },                                 \
     { "min-time", 0, "SECONDS",                                                                \
-      "And timed calls until they add up to this much per figure, as clpeak does (default: "   \
-      "0.5)", clb_opt_seconds, offsetof(struct micro_config, min_time_s) },                    \
+      "And timed calls until they add up to this much per figure, as clpeak does (at most "  \
+      "20000 calls) (default: 0.5)", clb_opt_seconds, offsetof(struct micro_config, min_time_s) }, \
     { "stat", 0, "STAT",                                                                       \
       "The headline figure: median (of the calls) or best (the fastest call, as BabelStream "  \
       "and clpeak report) (default: median)", opt_stat, offsetof(struct micro_config, stat_best) }
@@ -249,6 +249,7 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
         res.rows[i].stat_best = cfg->stat_best;
         clb_micro_row_summarize(&res.rows[i]);
     }
+    clb_micro_pick_headlines(&res);
     clb_datasheet_attach(&res);
     struct clb_micro_report report = { .meta = &meta, .results = &res, .devices = sel.devices,
                                        .n_devices = sel.n_devices, .runs = cfg->runs,

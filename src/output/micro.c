@@ -195,11 +195,15 @@ static json_t *config_json(const struct clb_micro_row *row, bool measured)
     if (row->ranks)
         return json_pack("{s:i, s:s, s:f}", "ranks", row->ranks, "buffers",
                          row->device ? "device" : "host", "bytes_per_call", row->work);
+    json_t *c = json_object();
     if (!strcmp(row->benchmark, "peak") && row->width)
-        return json_pack("{s:I}", "width", (json_int_t)row->width);
+        json_object_set_new(c, "width", json_integer((json_int_t)row->width));
     if (!strcmp(row->benchmark, "bandwidth") && measured && row->work > 0)
-        return json_pack("{s:f}", "bytes_per_call", row->work);
-    return json_object();
+        json_object_set_new(c, "bytes_per_call", json_real(row->work));
+    /* A headline of another statistic is another figure (absent: the median). */
+    if (row->stat_best)
+        json_object_set_new(c, "stat", json_string("best"));
+    return c;
 }
 
 static json_t *row_json(const struct clb_micro_row *row)

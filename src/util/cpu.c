@@ -204,6 +204,22 @@ unsigned clb_cpu_level_fma_bits(enum clb_cpu_level level)
     }
 }
 
+unsigned long clb_cpu_max_khz(void)
+{
+    char path[96], buf[32];
+    unsigned long most = 0;
+
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq",
+                 cpu);
+        if (!read_line(path, buf, sizeof(buf)))
+            break;
+        const unsigned long khz = strtoul(buf, NULL, 10);
+        most = khz > most ? khz : most;
+    }
+    return most;
+}
+
 unsigned clb_cpu_count_cores(void)
 {
 #if defined(__linux__)
@@ -211,29 +227,34 @@ unsigned clb_cpu_count_cores(void)
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof(set), &set) != 0)
         return clb_cpu_count_available();
-    /* (package, core) of each CPU seen so far; a CPU whose pair is known is a sibling. */
-    unsigned long seen[CPU_SETSIZE][2];
+    /*
+     * A core counts once, at the first CPU of its SMT siblings that this process may use
+     * (core_id alone repeats across the dies of one package on some systems).
+     */
     unsigned cores = 0;
     for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-        char path[96], pkg[32], core[32];
+        char path[96], list[256];
         if (!CPU_ISSET(cpu, &set))
             continue;
-        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
                  cpu);
-        if (!read_line(path, pkg, sizeof(pkg)))
+        if (!read_line(path, list, sizeof(list)))
             return clb_cpu_count_available();
-        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
-        if (!read_line(path, core, sizeof(core)))
-            return clb_cpu_count_available();
-        const unsigned long p = strtoul(pkg, NULL, 10), k = strtoul(core, NULL, 10);
-        bool sibling = false;
-        for (unsigned i = 0; i < cores && !sibling; i++)
-            sibling = seen[i][0] == p && seen[i][1] == k;
-        if (!sibling) {
-            seen[cores][0] = p;
-            seen[cores][1] = k;
-            cores++;
+        /* "0-1", "0,64", "3": the siblings, lowest first; count at the lowest available. */
+        int first = -1;
+        for (const char *p = list; *p;) {
+            char *end;
+            const long lo = strtol(p, &end, 10), hi = *end == '-' ? strtol(end + 1, &end, 10) : lo;
+            if (end == p)
+                break;
+            for (long c = lo; c <= hi && first < 0 && c < CPU_SETSIZE; c++)
+                if (CPU_ISSET((int)c, &set))
+                    first = (int)c;
+            p = *end == ',' ? end + 1 : end;
+            if (first >= 0 || !*end)
+                break;
         }
+        cores += first == cpu || first < 0;
     }
     if (cores)
         return cores;

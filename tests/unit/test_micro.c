@@ -295,8 +295,21 @@ static void stream_verify_catches_corruption(void **state)
         clb_stream_expected(11, fp64, &wa, &wb, &wc);
         void *a = filled(fp64, N, wa), *b = filled(fp64, N, wb), *c = filled(fp64, N, wc);
         struct clb_stream_outcome o = { .a = a, .b = b, .c = c, .n = N, .fp64 = fp64,
-                                        .iters = 11, .dot = wa * wb * N, .read = wa * N,
-                                        .has_chunked = true, .dot_chunked = wa * wb * N };
+                                        .iters = 11, .read = wa * N, .has_chunked = true,
+                                        .dot_chunked = wa * wb * N, .dot_global = 96,
+                                        .dot_local = 32 };
+        /* The device's dot as it adds: plain or fused, both accepted. */
+        o.dot = clb_stream_dot_replay(&o, wa, wb, false);
+        assert_true(clb_stream_verify(&o, why, sizeof(why)));
+        o.dot = clb_stream_dot_replay(&o, wa, wb, true);
+        assert_true(clb_stream_verify(&o, why, sizeof(why)));
+        /* A fifth of the elements never read: far inside a k u bound of N/96 terms in
+         * float, caught by the replay. */
+        o.dot *= 0.8;
+        assert_false(clb_stream_verify(&o, why, sizeof(why)));
+        o.dot = clb_stream_dot_replay(&o, wa, wb, false) * (1 + 1e-4);
+        assert_false(clb_stream_verify(&o, why, sizeof(why)));
+        o.dot = clb_stream_dot_replay(&o, wa, wb, false);
         assert_true(clb_stream_verify(&o, why, sizeof(why)));
         /* The wrong round count is caught. */
         o.iters = 10;
@@ -315,10 +328,11 @@ static void stream_verify_catches_corruption(void **state)
             ((float *)c)[N - 1] = (float)wc;
         }
         /* Each sum: the dot products and the read pass. */
+        const double dot = o.dot;
         o.dot *= 0.99;
         assert_false(clb_stream_verify(&o, why, sizeof(why)));
         assert_non_null(strstr(why, "dot"));
-        o.dot = wa * wb * N;
+        o.dot = dot;
         o.read *= 1.01;
         assert_false(clb_stream_verify(&o, why, sizeof(why)));
         assert_non_null(strstr(why, "read sum"));
@@ -337,6 +351,28 @@ static void stream_verify_catches_corruption(void **state)
         free(b);
         free(c);
     }
+}
+
+/* The replay on one work-item is a plain sequential sum; over a grid, the tree's order. */
+static void stream_dot_replay(void **state)
+{
+    (void)state;
+    struct clb_stream_outcome o = { .n = 1000, .dot_global = 1, .dot_local = 1 };
+    float acc = 0;
+    for (int i = 0; i < 1000; i++)
+        acc += 0.1f * 0.3f;
+    assert_true(clb_stream_dot_replay(&o, 0.1f, 0.3f, false) == acc);
+    /* 1000 elements on 64 work-items in groups of 8: 1000 = 15 x 64 + 40, so 40 slots
+     * add 16 products and 24 add 15; in double every partial is exact here. */
+    o = (struct clb_stream_outcome){ .n = 1000, .fp64 = true, .dot_global = 64,
+                                     .dot_local = 8 };
+    assert_true(clb_stream_dot_replay(&o, 0.5, 0.25, false) == 1000 * 0.125);
+    /* Fewer elements than work-items: the rest add nothing. */
+    o.n = 10;
+    assert_true(clb_stream_dot_replay(&o, 0.5, 0.25, true) == 10 * 0.125);
+    /* A grid that is not whole work-groups has no replay. */
+    o.dot_local = 7;
+    assert_true(isnan(clb_stream_dot_replay(&o, 0.5, 0.25, false)));
 }
 
 static void row_summary(void **state)
@@ -371,6 +407,7 @@ int main(void)
         cmocka_unit_test(peak_int8dot),
         cmocka_unit_test(stream_recurrence),
         cmocka_unit_test(stream_verify_catches_corruption),
+        cmocka_unit_test(stream_dot_replay),
         cmocka_unit_test(row_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

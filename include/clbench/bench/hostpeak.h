@@ -96,7 +96,8 @@ int clb_host_peak_call(const struct clb_host_peak_variant *v, unsigned threads, 
  * on its CPU only ever slows a chain); the clock is the slowest thread's.
  * A lower bound of the cores' clock when every window was disturbed. 0 with
  * why filled when not measured (another architecture, a thread that could
- * not start, a wrong sum).
+ * not start, a wrong sum) or when it exceeds the CPU's maximum clock
+ * (clb_cpu_max_khz) by over 5 %.
  */
 double clb_host_clock_ghz(unsigned threads, unsigned windows, double window_s, char *why,
                           size_t why_len);

@@ -58,8 +58,15 @@ void clb_micro_results_finish(struct clb_micro_results *r);
 /* Fills time_s, median, best and value from times_s and work (or from times for latency). */
 void clb_micro_row_summarize(struct clb_micro_row *row);
 
+/*
+ * Marks the headline of each peak figure (device, backend, precision) again:
+ * the verified width with the highest value, after value changed meaning
+ * (--stat best). A figure with no verified width keeps its mark.
+ */
+void clb_micro_pick_headlines(struct clb_micro_results *r);
+
 /* Timed calls one figure takes at most, however short they are. */
-enum { CLB_MICRO_MAX_CALLS = 200000 };
+enum { CLB_MICRO_MAX_CALLS = 20000 };
 
 /*
  * Whether row takes another timed call: it has fewer than `calls`, or its
@@ -99,9 +106,10 @@ int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env
  *   MAP        clEnqueueMapBuffer (h2d: CL_MAP_WRITE_INVALIDATE_REGION, d2h:
  *              CL_MAP_READ) of a device buffer + memcpy + unmap + clFinish;
  *   ZERO_COPY  a CL_MEM_USE_HOST_PTR buffer over page-aligned host memory:
- *              only the handover is timed, map + unmap + clFinish with no copy
- *              by the host (near zero where the device shares host memory),
- *              GB/s = size / that time; h2d is checked by a device-side copy.
+ *              only the handover is timed, map (CL_MAP_WRITE or _READ) + unmap +
+ *              clFinish with no copy by the host (near zero where the device
+ *              shares host memory); its figure is that time (metric "us", no
+ *              bytes counted); h2d is checked by a device-side copy.
  * Every call is timed on the host around the whole path; every row compares
  * every byte. CLBENCH_FAULT_TRANSFER=1 (tests) flips one byte of what arrived
  * before it is compared: every row must fail.
@@ -208,15 +216,25 @@ struct clb_stream_outcome {
     double dot, read;       /* the last dot product and read pass's sums */
     bool has_chunked;       /* and the CPU's chunked dot product's */
     double dot_chunked;
-    size_t sum_terms;       /* most terms one device-side sum added in sequence */
+    size_t dot_global, dot_local; /* the dot's grid: work-items, and per work-group */
 };
+
+/*
+ * What the host expects of BabelStream's dot over o's grid when every
+ * element of the arrays is a and b: each work-item's slot adds its products
+ * in sequence (each product rounded, or fused into the add), the work-group
+ * halves its slots in a tree, the host sums the partials compensated. NAN
+ * for a grid that is not whole work-groups (or out of memory).
+ */
+double clb_stream_dot_replay(const struct clb_stream_outcome *o, double a, double b, bool fused);
 
 /*
  * Checks the bandwidth benchmark's outcome: every element of the arrays
  * against the scalar recurrence after `iters` rounds (relative 1e-4 in
- * float, 1e-12 in double), the dot products against n * a * b and the read
- * sum against n * a (relative (sum_terms + 64) u, u the unit roundoff, or
- * the arrays' bound if larger). Returns true, or false with `why` filled.
+ * float, 1e-12 in double), BabelStream's dot against its exact replay
+ * (clb_stream_dot_replay, within 4 ulps), the read sum against n * a (16
+ * ulps) and the chunked dot against n * a * b (64 ulps). Returns true, or
+ * false with `why` filled.
  */
 bool clb_stream_verify(const struct clb_stream_outcome *o, char *why, size_t why_len);
 

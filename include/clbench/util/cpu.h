@@ -84,6 +84,10 @@ void clb_cpu_id_detect(struct clb_cpu_id *id);
  */
 unsigned clb_cpu_level_fma_bits(enum clb_cpu_level level);
 
+/* The highest clock any CPU here may run at, from Linux's cpufreq (kHz); 0 when not told
+ * (virtual machines often are not). */
+unsigned long clb_cpu_max_khz(void);
+
 /*
  * Physical cores among the CPUs this process may run on: SMT siblings
  * (the same package and core_id in Linux's sysfs topology) count once.
