@@ -488,7 +488,7 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     return 0;
 }
 
-enum { LOCAL_N = 256, LOCAL_ROUNDS = 8192 }; /* LOCAL_N as in stream.cl */
+enum { LOCAL_N = 256, LOCAL_ROUNDS = 1024 }; /* LOCAL_N as in stream.cl; 16 rounds a multiple of it */
 
 /* One launch of clb_stream_local on `global` work-items, timed on the host around it. */
 static int local_launch(const struct clb_cl_env *env, cl_kernel k, size_t global,
@@ -509,7 +509,7 @@ static int local_launch(const struct clb_cl_env *env, cl_kernel k, size_t global
  * Local-memory bandwidth in one precision: work-groups of LOCAL_N read a
  * tile of local memory 16 x LOCAL_ROUNDS times a work-item (summing bit
  * patterns as integers, so no FPU paces them), the launch grown
- * until it takes 5 ms; every work-item's sum checked exactly.
+ * until it takes 2 ms; every work-item's sum checked exactly.
  */
 static int measure_local(const struct clb_device *dev, const struct clb_cl_env *env,
                          const struct clb_micro_options *opt, bool fp64,
@@ -523,7 +523,7 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
     cl_kernel k = NULL;
     cl_mem res = NULL;
     void *host = NULL;
-    size_t global = LOCAL_N * 4;
+    size_t global = LOCAL_N;
     double seconds = 0;
     cl_int err;
 
@@ -547,7 +547,7 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
     if (clb_cl_check(&e, "clCreateKernel", err) ||
         CLB_CL(&e, clSetKernelArg, k, 1, sizeof(cl_uint), &rounds))
         goto fault;
-    /* Grow the launch (a power of two of work-groups) until it takes 5 ms; the first launch
+    /* Grow the launch (a power of two of work-groups) until it takes 2 ms; the first launch
      * may include lazy compilation (pocl's work-group function) and is run twice. */
     for (bool warm = false;; warm = true) {
         if (res)
@@ -559,7 +559,7 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
             goto fault;
         if (!warm)
             continue;
-        if (seconds >= 0.005 || global >= (size_t)LOCAL_N << 14)
+        if (seconds >= 0.002 || global >= (size_t)LOCAL_N << 14)
             break;
         global *= 2;
     }
