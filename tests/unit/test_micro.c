@@ -299,17 +299,17 @@ static void stream_verify_catches_corruption(void **state)
                                         .dot_chunked = wa * wb * N, .dot_global = 96,
                                         .dot_local = 32 };
         /* The device's dot as it adds: plain or fused, both accepted. */
-        o.dot = clb_stream_dot_replay(&o, wa, wb, false);
+        o.dot = clb_stream_dot_replay(&o, false);
         assert_true(clb_stream_verify(&o, why, sizeof(why)));
-        o.dot = clb_stream_dot_replay(&o, wa, wb, true);
+        o.dot = clb_stream_dot_replay(&o, true);
         assert_true(clb_stream_verify(&o, why, sizeof(why)));
         /* A fifth of the elements never read: far inside a k u bound of N/96 terms in
          * float, caught by the replay. */
         o.dot *= 0.8;
         assert_false(clb_stream_verify(&o, why, sizeof(why)));
-        o.dot = clb_stream_dot_replay(&o, wa, wb, false) * (1 + 1e-4);
+        o.dot = clb_stream_dot_replay(&o, false) * (1 + 1e-4);
         assert_false(clb_stream_verify(&o, why, sizeof(why)));
-        o.dot = clb_stream_dot_replay(&o, wa, wb, false);
+        o.dot = clb_stream_dot_replay(&o, false);
         assert_true(clb_stream_verify(&o, why, sizeof(why)));
         /* The wrong round count is caught. */
         o.iters = 10;
@@ -357,22 +357,78 @@ static void stream_verify_catches_corruption(void **state)
 static void stream_dot_replay(void **state)
 {
     (void)state;
-    struct clb_stream_outcome o = { .n = 1000, .dot_global = 1, .dot_local = 1 };
+    float *fa = filled(false, 1000, 0.1f), *fb = filled(false, 1000, 0.3f);
+    struct clb_stream_outcome o = { .a = fa, .b = fb, .n = 1000, .dot_global = 1,
+                                    .dot_local = 1 };
     float acc = 0;
     for (int i = 0; i < 1000; i++)
         acc += 0.1f * 0.3f;
-    assert_true(clb_stream_dot_replay(&o, 0.1f, 0.3f, false) == acc);
+    assert_true(clb_stream_dot_replay(&o, false) == acc);
     /* 1000 elements on 64 work-items in groups of 8: 1000 = 15 x 64 + 40, so 40 slots
      * add 16 products and 24 add 15; in double every partial is exact here. */
-    o = (struct clb_stream_outcome){ .n = 1000, .fp64 = true, .dot_global = 64,
-                                     .dot_local = 8 };
-    assert_true(clb_stream_dot_replay(&o, 0.5, 0.25, false) == 1000 * 0.125);
+    double *da = filled(true, 1000, 0.5), *db = filled(true, 1000, 0.25);
+    o = (struct clb_stream_outcome){ .a = da, .b = db, .n = 1000, .fp64 = true,
+                                     .dot_global = 64, .dot_local = 8 };
+    assert_true(clb_stream_dot_replay(&o, false) == 1000 * 0.125);
     /* Fewer elements than work-items: the rest add nothing. */
     o.n = 10;
-    assert_true(clb_stream_dot_replay(&o, 0.5, 0.25, true) == 10 * 0.125);
-    /* A grid that is not whole work-groups has no replay. */
-    o.dot_local = 7;
-    assert_true(isnan(clb_stream_dot_replay(&o, 0.5, 0.25, false)));
+    assert_true(clb_stream_dot_replay(&o, true) == 10 * 0.125);
+    /* A work-group's tree rounds, the host's sum of the partials does not: 1 + 2^-53
+     * is 1 in double. */
+    const double tiny[4] = { 1, 0x1p-53, 0x1p-53, 1 }, ones[4] = { 1, 1, 1, 1 };
+    o = (struct clb_stream_outcome){ .a = tiny, .b = ones, .n = 4, .fp64 = true,
+                                     .dot_global = 4, .dot_local = 4 };
+    assert_true(clb_stream_dot_replay(&o, false) == 2.0);
+    o.dot_local = 1;
+    assert_true(clb_stream_dot_replay(&o, false) == 2.0 + 0x1p-52);
+    /* A grid that is not whole work-groups, or no arrays: no replay. */
+    o.dot_local = 3;
+    assert_true(isnan(clb_stream_dot_replay(&o, false)));
+    o.dot_local = 1;
+    o.b = NULL;
+    assert_true(isnan(clb_stream_dot_replay(&o, false)));
+    free(fa);
+    free(fb);
+    free(da);
+    free(db);
+}
+
+/*
+ * The sums are held against the arrays the device left, not the host's recurrence: an
+ * element may sit many ulps from it (within the arrays' tolerance), and a long sum's
+ * roundings then fall elsewhere. A dot replayed from the recurrence's value missed a
+ * correct device by 255 ulps this way.
+ */
+static void stream_sums_follow_the_arrays(void **state)
+{
+    enum { N = 4096 };
+    const double u = 0x1p-53;
+    char why[256];
+    double wa, wb, wc;
+
+    (void)state;
+    clb_stream_expected(200, true, &wa, &wb, &wc);
+    double *a = filled(true, N, wa), *b = filled(true, N, wb), *c = filled(true, N, wc);
+    struct clb_stream_outcome o = { .a = a, .b = b, .c = c, .n = N, .fp64 = true,
+                                    .iters = 200, .dot_global = 32, .dot_local = 16 };
+    const double from_recurrence = clb_stream_dot_replay(&o, true);
+    long double read = 0;
+    for (size_t j = 0; j < N; j++) {
+        a[j] = wa * (1 + (double)(j % 3) * 64 * u);
+        b[j] = wb * (1 - 32 * u);
+        read += a[j];
+    }
+    o.dot = clb_stream_dot_replay(&o, true);
+    o.read = (double)read;
+    assert_true(fabs(o.dot - from_recurrence) > 8 * u * o.dot);
+    assert_true(clb_stream_verify(&o, why, sizeof(why)));
+    /* The replay stays tight: 4 ulps around it are allowed, 16 are not. */
+    o.dot *= 1 + 16 * u;
+    assert_false(clb_stream_verify(&o, why, sizeof(why)));
+    assert_non_null(strstr(why, "dot"));
+    free(a);
+    free(b);
+    free(c);
 }
 
 static void row_summary(void **state)
@@ -408,6 +464,7 @@ int main(void)
         cmocka_unit_test(stream_recurrence),
         cmocka_unit_test(stream_verify_catches_corruption),
         cmocka_unit_test(stream_dot_replay),
+        cmocka_unit_test(stream_sums_follow_the_arrays),
         cmocka_unit_test(row_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -220,21 +220,23 @@ struct clb_stream_outcome {
 };
 
 /*
- * What the host expects of BabelStream's dot over o's grid when every
- * element of the arrays is a and b: each work-item's slot adds its products
- * in sequence (each product rounded, or fused into the add), the work-group
- * halves its slots in a tree, the host sums the partials compensated. NAN
- * for a grid that is not whole work-groups (or out of memory).
+ * What the host expects of BabelStream's dot over o's grid and o's arrays
+ * a and b (as the device left them): each work-item's slot adds its
+ * products in sequence (each product rounded, or fused into the add), the
+ * work-group halves its slots in a tree, the host sums the partials
+ * compensated. NAN without both arrays, for a grid that is not whole
+ * work-groups, or out of memory.
  */
-double clb_stream_dot_replay(const struct clb_stream_outcome *o, double a, double b, bool fused);
+double clb_stream_dot_replay(const struct clb_stream_outcome *o, bool fused);
 
 /*
  * Checks the bandwidth benchmark's outcome: every element of the arrays
  * against the scalar recurrence after `iters` rounds (relative 1e-4 in
- * float, 1e-12 in double), BabelStream's dot against its exact replay
- * (clb_stream_dot_replay, within 4 ulps), the read sum against n * a (16
- * ulps) and the chunked dot against n * a * b (64 ulps). Returns true, or
- * false with `why` filled.
+ * float, 1e-12 in double); then, against the arrays themselves,
+ * BabelStream's dot against its exact replay (clb_stream_dot_replay, within
+ * 4 ulps), the read sum against the sum of a (16 ulps) and the chunked dot
+ * against the sum of a * b (64 ulps). Returns true, or false with `why`
+ * filled.
  */
 bool clb_stream_verify(const struct clb_stream_outcome *o, char *why, size_t why_len);
 
