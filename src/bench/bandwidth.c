@@ -235,7 +235,8 @@ static void neumaier_add(struct neumaier *s, double x)
 /*
  * acc + a * b in the device's precision: the product rounded then added, or
  * fused into the add (OpenCL C may contract either way). The product is its
- * own statement so that the host's compiler cannot contract it either.
+ * own statement so that the host's compiler does not contract it either (in
+ * C11 mode GCC contracts nothing, clang only within one expression).
  */
 static double add_product(double acc, double a, double b, bool fp64, bool fused)
 {
