@@ -6,6 +6,7 @@
 
 #include "clbench/bench/micro.h"
 #include "clbench/cl/kernels.h"
+#include "clbench/util/csum.h"
 #include "clbench/util/timer.h"
 #include "clbench/util/units.h"
 
@@ -219,19 +220,6 @@ static double worst_error(const void *x, bool fp64, size_t n, double want)
     return worst;
 }
 
-/* A compensated (Neumaier) running sum: millions of terms would otherwise add the host's
- * own rounding, as large as the device's in double. */
-struct neumaier {
-    double sum, c;
-};
-
-static void neumaier_add(struct neumaier *s, double x)
-{
-    const double t = s->sum + x;
-    s->c += fabs(s->sum) >= fabs(x) ? (s->sum - t) + x : (x - t) + s->sum;
-    s->sum = t;
-}
-
 /*
  * acc + a * b in the device's precision: the product rounded then added, or
  * fused into the add (OpenCL C may contract either way). The product is its
@@ -265,27 +253,28 @@ double clb_stream_dot_replay(const struct clb_stream_outcome *o, bool fused)
     for (size_t i = 0, g = 0; i < o->n; i++, g = g + 1 == G ? 0 : g + 1)
         slot[g] = add_product(slot[g], at(o->a, o->fp64, i), at(o->b, o->fp64, i), o->fp64,
                               fused);
-    struct neumaier sum = { 0 };
+    struct clb_csum sum = { 0, 0 };
     for (double *v = slot; v < slot + G; v += L) {
         /* The work-group's tree, in the device's precision. */
         for (size_t step = L / 2; step > 0; step /= 2)
             for (size_t l = 0; l < step; l++)
                 v[l] = o->fp64 ? v[l] + v[l + step] : (double)((float)v[l] + (float)v[l + step]);
         /* The host's compensated sum of the partials, as partial_sum does. */
-        neumaier_add(&sum, v[0]);
+        clb_csum_add(&sum, v[0]);
     }
     free(slot);
-    return sum.sum + sum.c;
+    return (double)clb_csum_value(&sum);
 }
 
 /* The sum of a[j] (or a[j] * b[j]) over the first n elements, compensated: exact to
- * the last bit or two. */
+ * the last bit or two (millions of terms would otherwise add the host's own rounding,
+ * as large as the device's in double). */
 static double exact_sum(const void *a, const void *b, bool fp64, size_t n)
 {
-    struct neumaier sum = { 0 };
+    struct clb_csum sum = { 0, 0 };
     for (size_t j = 0; j < n; j++)
-        neumaier_add(&sum, b ? at(a, fp64, j) * at(b, fp64, j) : at(a, fp64, j));
-    return sum.sum + sum.c;
+        clb_csum_add(&sum, b ? at(a, fp64, j) * at(b, fp64, j) : at(a, fp64, j));
+    return (double)clb_csum_value(&sum);
 }
 
 bool clb_stream_verify(const struct clb_stream_outcome *o, char *why, size_t why_len)

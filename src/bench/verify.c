@@ -1,5 +1,6 @@
 #include "clbench/bench/verify.h"
 #include "clbench/util/cpu.h"
+#include "clbench/util/csum.h"
 #include "clbench/util/rng.h"
 #include "config.h"
 
@@ -44,27 +45,7 @@ const char *clb_verify_method_name(enum clb_verify_method m)
     return m == CLB_VERIFY_FREIVALDS ? "freivalds" : "full";
 }
 
-/*
- * Neumaier's compensated sum: the result is within 2u|s| + 4n^2u^2 sum|t|
- * of the exact sum, so a long reference sum costs no accuracy.
- */
-struct csum {
-    long double s, c;
-};
-
-static inline void csum_add(struct csum *a, long double v)
-{
-    long double t = a->s + v;
-    a->c += fabsl(a->s) >= fabsl(v) ? (a->s - t) + v : (v - t) + a->s;
-    a->s = t;
-}
-
-static inline long double csum_value(const struct csum *a)
-{
-    return a->s + a->c;
-}
-
-/* The bound above, for n terms whose magnitudes add up to `abs_sum`. */
+/* clb_csum's bound (util/csum.h), for n terms whose magnitudes add up to `abs_sum`. */
 static double csum_err(long double value, long double abs_sum, uint64_t n)
 {
     long double nu = (long double)n * U_LD;
@@ -259,17 +240,17 @@ static void full_naive(struct clb_gemm_reference *r)
 
     for (uint64_t i = 0; i < sh.m; i++) {
         for (uint64_t j = 0; j < sh.n; j++) {
-            struct csum acc = { 0, 0 };
+            struct clb_csum acc = { 0, 0 };
             long double s = 0, p = 0;
             for (uint64_t q = 0; q < sh.k; q++) {
                 long double t = (long double)clb_gemm_load(pr, d->a, i * sh.k + q) *
                                 (long double)clb_gemm_load(pr, d->b, q * sh.n + j);
-                csum_add(&acc, t);
+                clb_csum_add(&acc, t);
                 s += fabsl(t);
                 p += t * t;
             }
             const size_t at = i * sh.n + j;
-            const long double ab = csum_value(&acc);
+            const long double ab = clb_csum_value(&acc);
             const double c0 = clb_gemm_load(pr, d->c0, at);
             const long double ref = (long double)d->alpha * ab + (long double)d->beta * c0;
             const double err = fabs(d->alpha) * (csum_err(ab, s, sh.k) + (double)(product_u * s)) +
@@ -451,7 +432,7 @@ struct freivalds_job {
 
 /* Per-output accumulators for a range of outputs, V vectors each. */
 struct accs {
-    struct csum *sum;
+    struct clb_csum *sum;
     long double *abs;
     double *sq, *carried;
 };
@@ -490,7 +471,7 @@ static void weighted_column_sums(const void *mat, enum clb_precision p, uint64_t
             for (unsigned v = 0; v < V; v++) {
                 const long double t = value * w[v * rows + i];
                 const size_t at = v * len + (j - begin);
-                csum_add(&acc->sum[at], t);
+                clb_csum_add(&acc->sum[at], t);
                 acc->abs[at] += fabsl(t);
                 acc->sq[at] += (double)(t * t);
             }
@@ -507,20 +488,20 @@ static void pass_bx(void *ctx, uint64_t begin, uint64_t end)
     const double *x = job->r->x;
 
     for (uint64_t q = begin; q < end; q++) {
-        struct csum s[V] = { { 0, 0 } };
+        struct clb_csum s[V] = { { 0, 0 } };
         long double abs[V] = { 0 };
         double sq[V] = { 0 };
         for (uint64_t j = 0; j < n; j++) {
             const long double b = clb_gemm_load(d->precision, d->b, q * n + j);
             for (unsigned v = 0; v < V; v++) {
                 const long double t = b * x[v * n + j];
-                csum_add(&s[v], t);
+                clb_csum_add(&s[v], t);
                 abs[v] += fabsl(t);
                 sq[v] += (double)(t * t);
             }
         }
         for (unsigned v = 0; v < V; v++) {
-            job->bx[v * K + q] = csum_value(&s[v]);
+            job->bx[v * K + q] = clb_csum_value(&s[v]);
             job->bx_err[v * K + q] = dot_err(job->bx[v * K + q], abs[v], n);
             job->bx_sq[v * K + q] = sq[v];
         }
@@ -539,14 +520,14 @@ static void pass_rows(void *ctx, uint64_t begin, uint64_t end)
     const double ul = underflow_unit(pr), uvar = underflow_ops(d, true) * ul * ul / 3;
 
     for (uint64_t i = begin; i < end; i++) {
-        struct csum ab[V] = { { 0, 0 } }, c0x[V] = { { 0, 0 } };
+        struct clb_csum ab[V] = { { 0, 0 } }, c0x[V] = { { 0, 0 } };
         long double ab_abs[V] = { 0 }, c0x_abs[V] = { 0 };
         double carried[V] = { 0 }, a2b2x2[V] = { 0 }, c02x2[V] = { 0 };
         for (uint64_t q = 0; q < K; q++) {
             const long double a = clb_gemm_load(pr, d->a, i * K + q);
             for (unsigned v = 0; v < V; v++) {
                 const long double t = a * job->bx[v * K + q];
-                csum_add(&ab[v], t);
+                clb_csum_add(&ab[v], t);
                 ab_abs[v] += fabsl(t);
                 carried[v] += (double)fabsl(a) * job->bx_err[v * K + q];
                 a2b2x2[v] += (double)(a * a) * job->bx_sq[v * K + q];
@@ -556,13 +537,13 @@ static void pass_rows(void *ctx, uint64_t begin, uint64_t end)
             const long double c0 = clb_gemm_load(pr, d->c0, i * n + j);
             for (unsigned v = 0; v < V; v++) {
                 const long double t = c0 * r->x[v * n + j];
-                csum_add(&c0x[v], t);
+                clb_csum_add(&c0x[v], t);
                 c0x_abs[v] += fabsl(t);
                 c02x2[v] += (double)(t * t);
             }
         }
         for (unsigned v = 0; v < V; v++) {
-            const long double abv = csum_value(&ab[v]), c0xv = csum_value(&c0x[v]);
+            const long double abv = clb_csum_value(&ab[v]), c0xv = clb_csum_value(&c0x[v]);
             const size_t at = v * m + i;
             const long double ta = (long double)d->alpha * abv, tb = (long double)d->beta * c0xv;
             r->zx[at] = ta + tb;
@@ -592,7 +573,7 @@ static void pass_ya(void *ctx, uint64_t begin, uint64_t end)
     for (uint64_t q = begin; q < end; q++) {
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * len + (q - begin);
-            job->ya[v * K + q] = csum_value(&acc.sum[at]);
+            job->ya[v * K + q] = clb_csum_value(&acc.sum[at]);
             job->ya_err[v * K + q] = dot_err(job->ya[v * K + q], acc.abs[at], m);
             job->ya_sq[v * K + q] = acc.sq[at];
         }
@@ -624,7 +605,7 @@ static void pass_cols(void *ctx, uint64_t begin, uint64_t end)
             for (unsigned v = 0; v < V; v++) {
                 const long double t = job->ya[v * K + q] * b;
                 const size_t at = v * len + (j - begin);
-                csum_add(&ab.sum[at], t);
+                clb_csum_add(&ab.sum[at], t);
                 ab.abs[at] += fabsl(t);
                 ab.carried[at] += (double)fabsl(b) * job->ya_err[v * K + q];
                 ab.sq[at] += job->ya_sq[v * K + q] * (double)(b * b);
@@ -636,7 +617,7 @@ static void pass_cols(void *ctx, uint64_t begin, uint64_t end)
     for (uint64_t j = begin; j < end; j++) {
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * len + (j - begin), out = v * n + j;
-            const long double ayb = csum_value(&ab.sum[at]), c0y = csum_value(&c0.sum[at]);
+            const long double ayb = clb_csum_value(&ab.sum[at]), c0y = clb_csum_value(&c0.sum[at]);
             const long double ta = (long double)d->alpha * ayb, tb = (long double)d->beta * c0y;
             r->zy[out] = ta + tb;
             r->ey[out] = fabs(d->alpha) * (dot_err(ayb, ab.abs[at], K) + ab.carried[at]) +
@@ -891,7 +872,7 @@ static void verify_rows(void *ctx, uint64_t begin, uint64_t end)
     const uint64_t m = d->shape.m, n = d->shape.n;
 
     for (uint64_t i = begin; i < end; i++) {
-        struct csum s[V] = { { 0, 0 } };
+        struct clb_csum s[V] = { { 0, 0 } };
         long double abs[V] = { 0 };
         double sq[V] = { 0 };
         r->bad_col[i] = -1;
@@ -903,14 +884,14 @@ static void verify_rows(void *ctx, uint64_t begin, uint64_t end)
                 r->bad_col[i] = (int64_t)j;
             for (unsigned v = 0; v < V; v++) {
                 const long double t = (long double)value * r->x[v * n + j];
-                csum_add(&s[v], t);
+                clb_csum_add(&s[v], t);
                 abs[v] += fabsl(t);
                 sq[v] += (double)(t * t);
             }
         }
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * m + i;
-            const long double cx = csum_value(&s[v]);
+            const long double cx = clb_csum_value(&s[v]);
             r->res[at] = fabs((double)(cx - r->zx[at]));
             r->res_err[at] = r->ex[at] + dot_err(cx, abs[v], n);
             r->res_var[at] = r->wx[at] + r->u2_3 * 3 * sq[v];
@@ -937,7 +918,7 @@ static void verify_cols(void *ctx, uint64_t begin, uint64_t end)
     for (uint64_t j = begin; j < end; j++) {
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * len + (j - begin), col = v * n + j, out = V * m + col;
-            const long double cy = csum_value(&acc.sum[at]);
+            const long double cy = clb_csum_value(&acc.sum[at]);
             r->res[out] = fabs((double)(cy - r->zy[col]));
             r->res_err[out] = r->ey[col] + dot_err(cy, acc.abs[at], m);
             r->res_var[out] = r->wy[col] + r->u2_3 * 3 * acc.sq[at];
