@@ -120,14 +120,16 @@ int main(int argc, char **argv)
         rc = 0;
     } else {
         const char *blas_core = cmd->blas_core ? cmd->blas_core(config) : NULL;
-        char why[256];
-        /* May replace this process with one whose OpenBLAS loads other kernels. */
+        char why[1024];
+        /*
+         * May replace this process with one whose OpenBLAS loads other kernels.
+         * Its note is the command's to print, once its arguments are accepted and
+         * the baseline is about to run (clb_blas_core_note).
+         */
         if (blas_core && clb_blas_core_apply(blas_core, full_argv, why, sizeof(why))) {
             fprintf(stderr, "clbench %s: option --blas-core: %s\n", cmd->name, why);
             rc = 2;
         } else {
-            if (blas_core && clb_blas_core_state()->note[0])
-                fprintf(stderr, "clbench: %s\n", clb_blas_core_state()->note);
             rc = cmd->run(config, n_operands, operands);
         }
     }

@@ -268,20 +268,57 @@ static bool too_new(const char *core, enum clb_cpu_level cpu, char *why, size_t 
     return true;
 }
 
+/* The cores of this machine's instruction-set family, the names --blas-core takes. */
+static bool this_family(enum clb_cpu_level level)
+{
+#if defined(__aarch64__)
+    return arm(level);
+#else
+    return !arm(level);
+#endif
+}
+
+/* A name --blas-core does not take: `why` lists the ones it does. */
+static bool unknown_core(const char *mode, char *why, size_t len)
+{
+    enum clb_cpu_level level;
+    size_t n;
+
+    if (clb_blas_core_level(mode, &level) && this_family(level))
+        return false;
+    n = (size_t)snprintf(why, len, "unknown OpenBLAS core '%.31s': expected auto, as-is or one of",
+                         mode);
+    const char *sep = " ";
+    for (size_t i = 0; i < sizeof(cores) / sizeof(cores[0]) && n < len; i++)
+        if (this_family(cores[i].level)) {
+            n += (size_t)snprintf(why + n, len - n, "%s%s", sep, cores[i].name);
+            sep = ", ";
+        }
+    return true;
+}
+
 int clb_blas_core_apply(const char *mode, char **argv, char *why, size_t why_len)
 {
     struct clb_blas_core_decision d;
     const char *user = getenv("OPENBLAS_CORETYPE");
     char self[4096], current[32], from[64];
+    const bool named = strcmp(mode, "auto") != 0 && strcmp(mode, "as-is") != 0;
 
     if (user && !*user)
         user = NULL;
+    if (named && unknown_core(mode, why, why_len))
+        return -1;
     if (restarted_from()) {
         observe(mode);
+        /* Asked for by name and not taken (a build without that core): not a run of another. */
+        if (state.source == CLB_BLAS_CORE_OPTION && strcasecmp(state.requested, state.core)) {
+            snprintf(why, why_len, "this OpenBLAS has no core %.31s (it runs %.31s)",
+                     state.requested, state.core);
+            return -1;
+        }
         return 0;
     }
     observe(mode);
-    const bool named = strcmp(mode, "auto") != 0 && strcmp(mode, "as-is") != 0;
     if (named && too_new(mode, state.cpu_level, why, why_len))
         return -1;
     if (!named && user && too_new(user, state.cpu_level, why, why_len)) {

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clbench/backends/blascore.h"
 #include "clbench/bench/hostpeak.h"
 #include "clbench/bench/micro.h"
 #include "clbench/cli/args.h"
@@ -385,6 +386,9 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         clb_selection_close(&sel);
         return rc;
     }
+    /* OpenBLAS's core note: once, the arguments accepted, the baseline about to run. */
+    if (gemm_blas_core(cfg) && clb_blas_core_state()->note[0])
+        fprintf(stderr, "clbench: %s\n", clb_blas_core_state()->note);
     /*
      * A fleet's ranks on one node share its CPU: unless the launcher bound each
      * to CPUs of its own (then they see fewer), OpenBLAS gets this rank's part.

@@ -79,9 +79,14 @@ struct clb_blas_core_state {
  * Applies --blas-core `mode` for a command that runs OpenBLAS: may replace
  * the process (execv of this binary with `argv`, OPENBLAS_CORETYPE set, and
  * a marker naming this pid so that only the restarted process reads it), and
- * returns only when it did not: 0, or -1 with `why` filled when the core asked
- * for (by NAME, or by the user's OPENBLAS_CORETYPE) needs instructions this
- * CPU lacks (a usage error: OpenBLAS would die of SIGILL). Only a
+ * returns only when it did not: 0, or -1 with `why` filled (one line, a usage
+ * error) when NAME is no core of this machine's instruction-set family (`why`
+ * lists those), when the core asked for (by NAME, or by the user's
+ * OPENBLAS_CORETYPE) needs instructions this CPU lacks (OpenBLAS would die of
+ * SIGILL), or when the restarted OpenBLAS did not take the NAME asked for (a
+ * build without that core: the run would be of another). `why` takes 1024
+ * bytes for the list. It prints nothing: the command prints the state's note
+ * once its own arguments are accepted and the baseline is about to run. Only a
  * DYNAMIC_ARCH OpenBLAS can switch; another is flagged, not restarted.
  * `argv` is main's, NULL-terminated.
  */
