@@ -119,18 +119,23 @@ static struct clb_datasheet_ref derived_ref(const struct clb_micro_results *micr
     struct clb_cpu_isa isa;
     clb_cpu_isa_detect(&isa);
     const struct clb_ds_core *core = clb_host_core();
-    const double fpc =
-        clb_ds_core_flops_per_cycle(core, clb_cpu_level_fma_bits(clb_cpu_isa_level(&isa)),
-                                    elem_bits);
-    if (ghz <= 0 || fpc <= 0 || share <= 0)
+    /* A hybrid part counts its P- and E-cores apart, each kind at its own FMA rate. */
+    unsigned p_cores = clb_cpu_count_cores(), e_cores = 0;
+    if (core && core->e_fma_units && !clb_cpu_count_core_types(&p_cores, &e_cores))
+        p_cores = e_cores = 0;
+    const double per_cycle = clb_ds_core_cpu_flops_per_cycle(
+        core, clb_cpu_level_fma_bits(clb_cpu_isa_level(&isa)), elem_bits, p_cores, e_cores);
+    if (ghz <= 0 || per_cycle <= 0 || share <= 0)
         return ref;
+    /* Per core: the mean over both kinds, so that cores x flops_per_cycle stays the sum. */
+    const double fpc = per_cycle / (p_cores + e_cores);
     /* A fleet's ranks on one node that see the same CPUs share its cores. */
     const struct clb_mpi_world *fleet = clb_mpi_fleet();
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
     if (fleet && fleet->local_size > 1 && online > 0 &&
         (long)clb_cpu_count_available() * fleet->local_size > online)
         share /= fleet->local_size;
-    const double cores = clb_cpu_count_cores() * share;
+    const double cores = (p_cores + e_cores) * share;
     ref = (struct clb_datasheet_ref){ .value = cores * fpc * ghz,
                                       .name = core->name,
                                       .figure = !strcmp(precision, "fp32") ? "fp32_vector"

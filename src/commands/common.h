@@ -46,7 +46,8 @@ struct clb_run_record *clb_run_record_capture(const struct clb_gemm_backend *con
  * The host's fp32/fp64 peak rows, and those of OpenCL CPU devices (their
  * compute units' share of the host), are held against the host's derived
  * peak instead: physical cores x the core design's FMA flops per cycle
- * (the table's cpu_cores; test hook CLBENCH_FAKE_CPU_ID) x the clock
+ * (the table's cpu_cores; test hook CLBENCH_FAKE_CPU_ID; a hybrid part's P- and
+ * E-cores each at their own, summed: CLBENCH_FAKE_CPU_TYPES) x the clock
  * measured with the host peak (its rows in res). No host peak, no derived.
  */
 struct clb_micro_results;

@@ -75,7 +75,7 @@ static int write_cores(FILE *out, const struct clb_datasheet *d)
 
     for (size_t i = 0; !rc && i < d->n_cores; i++) {
         const struct clb_ds_core *c = &d->cores[i];
-        char fam[16], models[160] = "", units[32] = "per part", fpc[16] = "-";
+        char fam[16], models[160] = "", units[64] = "per part", fpc[32] = "-";
         size_t j, used = 0;
         json_t *r;
         snprintf(fam, sizeof(fam), "0x%x", c->family);
@@ -90,7 +90,12 @@ static int write_cores(FILE *out, const struct clb_datasheet *d)
             if (w > 0 && (size_t)w < sizeof(models) - used)
                 used += (size_t)w;
         }
-        if (c->fma_units) {
+        if (c->e_fma_units) {
+            snprintf(units, sizeof(units), "P %u x %u-bit, E %u x %u-bit", c->fma_units,
+                     c->fma_bits, c->e_fma_units, c->e_fma_bits);
+            snprintf(fpc, sizeof(fpc), "P %.0f, E %.0f", clb_ds_core_flops_per_cycle(c, 512, 32),
+                     clb_ds_core_e_flops_per_cycle(c, 512, 32));
+        } else if (c->fma_units) {
             snprintf(units, sizeof(units), "%u x %u-bit", c->fma_units, c->fma_bits);
             snprintf(fpc, sizeof(fpc), "%.0f", clb_ds_core_flops_per_cycle(c, 512, 32));
         }
@@ -106,12 +111,19 @@ static int write_cores(FILE *out, const struct clb_datasheet *d)
         id.known ? clb_datasheet_match_core(d, id.vendor, id.family, id.model) : NULL;
     fprintf(out, "A CPU's peak is derived, not published: cores x FMA units x the vector width "
                  "(the narrower of the units' and the instruction set's) / element bits x 2 x "
-                 "the clock clbench measures. FP32/CYCLE: per core, at the units' full width.");
-    if (id.known)
-        fprintf(out, " This host: %s family 0x%x model 0x%x, %s%s.\n", id.vendor, id.family,
+                 "the clock clbench measures; a hybrid part's P- and E-cores (P, E) are counted "
+                 "apart and summed. FP32/CYCLE: per core, at the units' full width.");
+    if (id.known) {
+        fprintf(out, " This host: %s family 0x%x model 0x%x, %s%s", id.vendor, id.family,
                 id.model, mine ? mine->name : "no core design in the table",
                 mine && !mine->fma_units ? " (FMA units differ by part)" : "");
-    else
+        unsigned p, e;
+        if (mine && mine->e_fma_units && clb_cpu_count_core_types(&p, &e))
+            fprintf(out, ", %u P-cores + %u E-cores", p, e);
+        else if (mine && mine->e_fma_units)
+            fprintf(out, " (the cores' kinds are not known here: no derived peak)");
+        fputs(".\n", out);
+    } else
         fputc('\n', out);
     return rc;
 }

@@ -210,6 +210,16 @@ static bool model_ranges(json_t *a)
     return true;
 }
 
+/* A design's (or its E-core's) vector FMA pipes from o; false unless 1 to 4 of 128, 256 or 512 bits. */
+static bool fma_pipes(json_t *o, unsigned *units, unsigned *bits)
+{
+    json_t *u = json_object_get(o, "fma_units"), *b = json_object_get(o, "fma_bits");
+
+    *units = json_is_integer(u) ? (unsigned)json_integer_value(u) : 0;
+    *bits = json_is_integer(b) ? (unsigned)json_integer_value(b) : 0;
+    return *units >= 1 && *units <= 4 && (*bits == 128 || *bits == 256 || *bits == 512);
+}
+
 static int read_core(struct clb_ds_core *c, json_t *o, size_t i, struct clb_error *e)
 {
     json_t *family = json_object_get(o, "family"), *units = json_object_get(o, "fma_units"),
@@ -234,12 +244,19 @@ static int read_core(struct clb_ds_core *c, json_t *o, size_t i, struct clb_erro
         clb_error_set(e, "%s: without fma_units, a note must say why", c->name);
         return -1;
     }
-    c->fma_units = json_is_integer(units) ? (unsigned)json_integer_value(units) : 0;
-    c->fma_bits = json_is_integer(bits) ? (unsigned)json_integer_value(bits) : 0;
-    if (c->fma_units < 1 || c->fma_units > 4 ||
-        (c->fma_bits != 128 && c->fma_bits != 256 && c->fma_bits != 512) || !c->source) {
+    if (!fma_pipes(o, &c->fma_units, &c->fma_bits) || !c->source) {
         clb_error_set(e, "%s: needs fma_units (1 to 4), fma_bits (128, 256 or 512) and a source",
                       c->name);
+        return -1;
+    }
+    json_t *ecore = json_object_get(o, "e_core");
+    if (!ecore)
+        return 0;
+    if (!json_is_object(ecore) || !(c->e_name = str(ecore, "name")) ||
+        !(c->e_source = str(ecore, "source")) ||
+        !fma_pipes(ecore, &c->e_fma_units, &c->e_fma_bits)) {
+        clb_error_set(e, "%s: e_core needs a name, fma_units (1 to 4), fma_bits (128, 256 or 512) "
+                      "and a source", c->name);
         return -1;
     }
     return 0;
@@ -367,13 +384,37 @@ const struct clb_ds_core *clb_datasheet_match_core(const struct clb_datasheet *d
     return NULL;
 }
 
+/* units FMA pipes of fma_bits, used at the narrower of theirs and the instruction set's width. */
+static double pipes_flops(unsigned units, unsigned fma_bits, unsigned isa_bits, unsigned elem_bits)
+{
+    if (!units || !isa_bits || !elem_bits)
+        return 0;
+    const unsigned bits = fma_bits < isa_bits ? fma_bits : isa_bits;
+    return (double)units * bits / elem_bits * 2.0;
+}
+
 double clb_ds_core_flops_per_cycle(const struct clb_ds_core *c, unsigned isa_bits,
                                    unsigned elem_bits)
 {
-    if (!c || !c->fma_units || !isa_bits || !elem_bits)
+    return c ? pipes_flops(c->fma_units, c->fma_bits, isa_bits, elem_bits) : 0;
+}
+
+double clb_ds_core_e_flops_per_cycle(const struct clb_ds_core *c, unsigned isa_bits,
+                                     unsigned elem_bits)
+{
+    return c ? pipes_flops(c->e_fma_units, c->e_fma_bits, isa_bits, elem_bits) : 0;
+}
+
+double clb_ds_core_cpu_flops_per_cycle(const struct clb_ds_core *c, unsigned isa_bits,
+                                       unsigned elem_bits, unsigned p_cores, unsigned e_cores)
+{
+    const double p = clb_ds_core_flops_per_cycle(c, isa_bits, elem_bits),
+                 e = clb_ds_core_e_flops_per_cycle(c, isa_bits, elem_bits);
+
+    /* Cores of a kind with no known rate make the whole unknown, not a smaller sum. */
+    if ((p_cores && p <= 0) || (e_cores && e <= 0) || !(p_cores + e_cores))
         return 0;
-    const unsigned bits = c->fma_bits < isa_bits ? c->fma_bits : isa_bits;
-    return (double)c->fma_units * bits / elem_bits * 2.0;
+    return p_cores * p + e_cores * e;
 }
 
 unsigned clb_datasheet_parts(const struct clb_ds_row *r, uint64_t device_memory)

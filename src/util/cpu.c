@@ -220,26 +220,23 @@ unsigned long clb_cpu_max_khz(void)
     return most;
 }
 
-unsigned clb_cpu_count_cores(void)
-{
 #if defined(__linux__)
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-        return clb_cpu_count_available();
-    /*
-     * A core counts once, at the first CPU of its SMT siblings that this process may use
-     * (core_id alone repeats across the dies of one package on some systems).
-     */
-    unsigned cores = 0;
+/*
+ * The CPUs of avail at which a physical core counts: the first of its SMT siblings that avail
+ * holds (core_id alone repeats across the dies of one package on some systems). False when
+ * the topology cannot be read.
+ */
+static bool core_firsts(const cpu_set_t *avail, cpu_set_t *firsts)
+{
+    CPU_ZERO(firsts);
     for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
         char path[96], list[256];
-        if (!CPU_ISSET(cpu, &set))
+        if (!CPU_ISSET(cpu, avail))
             continue;
         snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
                  cpu);
         if (!read_line(path, list, sizeof(list)))
-            return clb_cpu_count_available();
+            return false;
         /* "0-1", "0,64", "3": the siblings, lowest first; count at the lowest available. */
         int first = -1;
         for (const char *p = list; *p;) {
@@ -248,18 +245,119 @@ unsigned clb_cpu_count_cores(void)
             if (end == p)
                 break;
             for (long c = lo; c <= hi && first < 0 && c < CPU_SETSIZE; c++)
-                if (CPU_ISSET((int)c, &set))
+                if (CPU_ISSET((int)c, avail))
                     first = (int)c;
             p = *end == ',' ? end + 1 : end;
             if (first >= 0 || !*end)
                 break;
         }
-        cores += first == cpu || first < 0;
+        if (first == cpu || first < 0)
+            CPU_SET(cpu, firsts);
     }
-    if (cores)
-        return cores;
+    return CPU_COUNT(firsts) > 0;
+}
+
+/* A Linux CPU list ("0-7,16", "" for none) into set; false when it is not one. */
+static bool parse_cpu_list(const char *s, cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    while (*s) {
+        char *end;
+        const long lo = strtol(s, &end, 10);
+        long hi = lo;
+        if (end == s || lo < 0)
+            return false;
+        if (*end == '-') {
+            const char *h = end + 1;
+            hi = strtol(h, &end, 10);
+            if (end == h || hi < lo)
+                return false;
+        }
+        for (long c = lo; c <= hi && c < CPU_SETSIZE; c++)
+            CPU_SET((int)c, set);
+        if (*end && *end != ',')
+            return false;
+        s = *end ? end + 1 : end;
+    }
+    return true;
+}
+
+/* The P- and E-core CPU lists: the hook's, else Linux's hybrid PMUs'; false when neither. */
+static bool type_lists(cpu_set_t *p, cpu_set_t *e, bool *known)
+{
+    const char *fake = getenv("CLBENCH_FAKE_CPU_TYPES");
+    char pl[1024] = "", el[1024] = "";
+
+    *known = true;
+    if (fake) {
+        const char *slash = strchr(fake, '/');
+        if (!slash || (size_t)(slash - fake) >= sizeof(pl) || strlen(slash + 1) >= sizeof(el))
+            return *known = false;
+        memcpy(pl, fake, (size_t)(slash - fake));
+        pl[slash - fake] = '\0';
+        strcpy(el, slash + 1);
+    } else {
+        const bool has_p = read_line("/sys/devices/cpu_core/cpus", pl, sizeof(pl)),
+                   has_e = read_line("/sys/devices/cpu_atom/cpus", el, sizeof(el));
+        if (!has_p && !has_e)
+            return false;
+    }
+    if (!parse_cpu_list(pl, p) || !parse_cpu_list(el, e))
+        *known = false;
+    return *known;
+}
+
+/* Whether CPUID says this is a hybrid part (leaf 7 EDX bit 15); false off x86. */
+static bool cpuid_hybrid(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d >> 15 & 1);
+#else
+    return false;
+#endif
+}
+#endif
+
+unsigned clb_cpu_count_cores(void)
+{
+#if defined(__linux__)
+    cpu_set_t avail, firsts;
+    if (sched_getaffinity(0, sizeof(avail), &avail) == 0 && core_firsts(&avail, &firsts))
+        return (unsigned)CPU_COUNT(&firsts);
 #endif
     return clb_cpu_count_available();
+}
+
+bool clb_cpu_count_core_types(unsigned *p_cores, unsigned *e_cores)
+{
+    *p_cores = *e_cores = 0;
+#if defined(__linux__)
+    cpu_set_t avail, firsts, p, e, both;
+    bool known;
+    if (sched_getaffinity(0, sizeof(avail), &avail) != 0 || !core_firsts(&avail, &firsts))
+        return false;
+    if (!type_lists(&p, &e, &known)) {
+        /* No lists: one kind of core, P-cores, unless CPUID says the part is hybrid. */
+        if (!known || cpuid_hybrid())
+            return false;
+        *p_cores = (unsigned)CPU_COUNT(&firsts);
+        return true;
+    }
+    CPU_AND(&both, &p, &e);
+    if (CPU_COUNT(&both))
+        return false;
+    CPU_AND(&p, &p, &firsts);
+    CPU_AND(&e, &e, &firsts);
+    /* A core the lists do not name is of no known kind: no count rather than a short one. */
+    if (CPU_COUNT(&p) + CPU_COUNT(&e) != CPU_COUNT(&firsts))
+        return false;
+    *p_cores = (unsigned)CPU_COUNT(&p);
+    *e_cores = (unsigned)CPU_COUNT(&e);
+    return true;
+#else
+    return false;
+#endif
 }
 
 unsigned clb_cpu_count_available(void)

@@ -5,18 +5,22 @@
  * and only theirs; a broken table is refused with the row and the reason.
  * The CPU core designs: each CPUID family/model finds its design, and the
  * flops per cycle derived from its FMA units and the instruction set are
- * the hand-worked ones.
+ * the hand-worked ones; a hybrid part's P- and E-cores are summed, each at
+ * its own pipes, and the cores' kinds come from the lists Linux (or the
+ * CLBENCH_FAKE_CPU_TYPES hook) gives.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "clbench/datasheet/datasheet.h"
+#include "clbench/util/cpu.h"
 
 static const struct clb_datasheet *table(void)
 {
@@ -191,6 +195,31 @@ static void cpu_cores(void **state)
         { "GenuineIntel", 6, 0xCF, "Intel Xeon Scalable", 256, 32, 2 * 8 * 2 },
         { "GenuineIntel", 6, 0x8F, "Intel Xeon Scalable", 512, 64, 2 * 8 * 2 },
         { "GenuineIntel", 6, 0x55, "Intel Skylake-SP", 512, 32, 0 }, /* 1 or 2 units */
+        /* EPYC 9005 Turin (this project's third machine): 2 FMA x 512 bits = 2 x 16 x 2. */
+        { "AuthenticAMD", 0x1a, 0x02, "AMD Zen 5 (512-bit", 512, 32, 64 },
+        { "AuthenticAMD", 0x1a, 0x02, "AMD Zen 5 (512-bit", 512, 64, 2 * 8 * 2 },
+        { "AuthenticAMD", 0x1a, 0x02, "AMD Zen 5 (512-bit", 256, 32, 32 },  /* AVX2 only */
+        { "AuthenticAMD", 0x1a, 0x08, "AMD Zen 5 (512-bit", 512, 32, 64 },  /* Threadripper */
+        { "AuthenticAMD", 0x1a, 0x44, "AMD Zen 5 (512-bit", 512, 32, 64 },  /* Ryzen 9000 */
+        { "AuthenticAMD", 0x1a, 0x70, "AMD Zen 5 (512-bit", 512, 32, 64 },  /* Strix Halo */
+        /* Strix Point: the same two FMA pipes, 256 bits wide: 2 x 8 x 2. */
+        { "AuthenticAMD", 0x1a, 0x24, "AMD Zen 5 (256-bit", 512, 32, 32 },
+        { "AuthenticAMD", 0x1a, 0x24, "AMD Zen 5 (256-bit", 512, 64, 16 },
+        /* Models whose datapath no source gives per model: no design. */
+        { "AuthenticAMD", 0x1a, 0x11, NULL, 512, 32, 0 },                  /* Turin Dense */
+        { "AuthenticAMD", 0x1a, 0x60, NULL, 512, 32, 0 },                  /* Krackan */
+        { "AuthenticAMD", 0x1a, 0x68, NULL, 512, 32, 0 },
+        /* Bergamo (A0h) and Siena: Zen 4's two 256-bit pipes. */
+        { "AuthenticAMD", 0x19, 0xa0, "AMD Zen 4c", 512, 32, 2 * 8 * 2 },
+        { "AuthenticAMD", 0x19, 0xaf, "AMD Zen 4c", 512, 64, 16 },
+        { "AuthenticAMD", 0x19, 0xb0, NULL, 512, 32, 0 },
+        /* Ice Lake-SP: 2 x 512 bits on every SKU; Ice Lake-D (6Ch) not known. */
+        { "GenuineIntel", 6, 0x6a, "Intel Ice Lake-SP", 512, 32, 2 * 16 * 2 },
+        { "GenuineIntel", 6, 0x6a, "Intel Ice Lake-SP", 512, 64, 32 },
+        { "GenuineIntel", 6, 0x6c, NULL, 512, 32, 0 },
+        /* A hybrid part's P-core alone: Golden Cove's 2 x 256 bits. */
+        { "GenuineIntel", 6, 0x97, "Intel Alder Lake", 256, 32, 32 },
+        { "GenuineIntel", 6, 0xbd, "Intel Arrow Lake", 256, 32, 32 },
         { "GenuineIntel", 6, 0x9E, "Intel Haswell", 256, 32, 32 },
         { "GenuineIntel", 6, 0x9E, "Intel Haswell", 0, 32, 0 },      /* no vector FMA */
         { "GenuineIntel", 6, 0x01, NULL, 512, 32, 0 },
@@ -206,6 +235,59 @@ static void cpu_cores(void **state)
         assert_true(clb_ds_core_flops_per_cycle(c, cases[i].isa_bits, cases[i].elem_bits) ==
                     cases[i].fpc);
     }
+}
+
+/* A hybrid part's whole-CPU rate: P-cores and E-cores, each at its own pipes, summed. */
+static void cpu_cores_hybrid(void **state)
+{
+    const struct clb_datasheet *d = table();
+    (void)state;
+    static const struct {
+        unsigned model, isa_bits, elem_bits, p, e;
+        const char *e_name;
+        double e_fpc, cpu_fpc; /* hand-worked: one E-core, the whole CPU */
+    } cases[] = {
+        /* Core i9-12900K: 8 Golden Cove (2 x 256: 32) + 8 Gracemont (2 x 128: 16). */
+        { 0x97, 256, 32, 8, 8, "Gracemont", 16, 8 * 32 + 8 * 16 },
+        { 0x97, 256, 64, 8, 8, "Gracemont", 8, 8 * 16 + 8 * 8 },
+        /* Core i9-13900K: 8 Raptor Cove + 16 Gracemont. */
+        { 0xb7, 256, 32, 8, 16, "Gracemont", 16, 8 * 32 + 16 * 16 },
+        /* Core Ultra 7 155H: 6 Redwood Cove + 8 + 2 (low-power) Crestmont. */
+        { 0xaa, 256, 32, 6, 10, "Crestmont", 16, 6 * 32 + 10 * 16 },
+        /* Core Ultra 9 285K: 8 Lion Cove + 16 Skymont (4 x 128: 32). */
+        { 0xc6, 256, 32, 8, 16, "Skymont", 32, 8 * 32 + 16 * 32 },
+        /* Core Ultra 7 258V (Lunar Lake): 4 + 4. */
+        { 0xbd, 256, 64, 4, 4, "Skymont", 16, 4 * 16 + 4 * 16 },
+        /* E-cores disabled: the P-cores alone. */
+        { 0x97, 256, 32, 8, 0, "Gracemont", 16, 8 * 32 },
+        /* No vector FMA in the instruction set: nothing. */
+        { 0x97, 0, 32, 8, 8, "Gracemont", 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct clb_ds_core *c = clb_datasheet_match_core(d, "GenuineIntel", 6, cases[i].model);
+        if (!c || !c->e_fma_units || strcmp(c->e_name, cases[i].e_name) || !c->e_source ||
+            strlen(c->e_source) < 20)
+            fail_msg("case %zu: model 0x%x is no hybrid design with %s E-cores", i,
+                     cases[i].model, cases[i].e_name);
+        if (clb_ds_core_e_flops_per_cycle(c, cases[i].isa_bits, cases[i].elem_bits) !=
+                cases[i].e_fpc ||
+            clb_ds_core_cpu_flops_per_cycle(c, cases[i].isa_bits, cases[i].elem_bits, cases[i].p,
+                                            cases[i].e) != cases[i].cpu_fpc)
+            fail_msg("case %zu: E-core %g, CPU %g flops/cycle, want %g and %g", i,
+                     clb_ds_core_e_flops_per_cycle(c, cases[i].isa_bits, cases[i].elem_bits),
+                     clb_ds_core_cpu_flops_per_cycle(c, cases[i].isa_bits, cases[i].elem_bits,
+                                                     cases[i].p, cases[i].e),
+                     cases[i].e_fpc, cases[i].cpu_fpc);
+    }
+    /* A plain design: P-cores only; E-cores it does not name make the rate unknown. */
+    const struct clb_ds_core *zen5 = clb_datasheet_match_core(d, "AuthenticAMD", 0x1a, 0x02);
+    assert_non_null(zen5);
+    assert_int_equal(zen5->e_fma_units, 0);
+    assert_true(clb_ds_core_cpu_flops_per_cycle(zen5, 512, 32, 2, 0) == 2 * 64);
+    assert_true(clb_ds_core_cpu_flops_per_cycle(zen5, 512, 32, 2, 1) == 0);
+    assert_true(clb_ds_core_cpu_flops_per_cycle(zen5, 512, 32, 0, 0) == 0);
+    assert_true(clb_ds_core_cpu_flops_per_cycle(NULL, 512, 32, 2, 0) == 0);
+    assert_true(clb_ds_core_e_flops_per_cycle(zen5, 512, 32) == 0);
 }
 
 static struct clb_datasheet *with_core(const char *core, struct clb_error *e)
@@ -230,6 +312,16 @@ static void cpu_cores_refused(void **state)
     assert_non_null(d);
     assert_int_equal(d->n_cores, 1);
     clb_datasheet_destroy(d);
+    d = with_core("\"models\": [[1, 2]], \"fma_units\": 2, \"fma_bits\": 256, "
+                  "\"source\": \"a manual\", \"e_core\": {\"name\": \"Tiny\", \"fma_units\": 1, "
+                  "\"fma_bits\": 128, \"source\": \"another manual\"}", &e);
+    assert_non_null(d);
+    assert_string_equal(d->cores[0].e_name, "Tiny");
+    assert_int_equal(d->cores[0].e_fma_units, 1);
+    assert_int_equal(d->cores[0].e_fma_bits, 128);
+    assert_true(clb_ds_core_cpu_flops_per_cycle(&d->cores[0], 256, 32, 1, 2) ==
+                32 + 2 * (1 * 4 * 2));
+    clb_datasheet_destroy(d);
     static const char *const bad[][2] = {
         { "\"models\": [[2, 1]], \"fma_units\": 2, \"fma_bits\": 256, \"source\": \"m\"",
           "models" },
@@ -238,6 +330,17 @@ static void cpu_cores_refused(void **state)
           "fma_bits" },
         { "\"models\": [[1, 2]], \"fma_units\": 2, \"fma_bits\": 256", "source" },
         { "\"models\": [[1, 2]]", "a note must say why" },
+        { "\"models\": [[1, 2]], \"fma_units\": 2, \"fma_bits\": 256, \"source\": \"m\", "
+          "\"e_core\": {\"name\": \"E\", \"fma_units\": 2, \"fma_bits\": 96, \"source\": \"m\"}",
+          "e_core needs" },
+        { "\"models\": [[1, 2]], \"fma_units\": 2, \"fma_bits\": 256, \"source\": \"m\", "
+          "\"e_core\": {\"fma_units\": 2, \"fma_bits\": 128, \"source\": \"m\"}",
+          "e_core needs" },
+        { "\"models\": [[1, 2]], \"fma_units\": 2, \"fma_bits\": 256, \"source\": \"m\", "
+          "\"e_core\": {\"name\": \"E\", \"fma_units\": 2, \"fma_bits\": 128}",
+          "e_core needs" },
+        { "\"models\": [[1, 2]], \"fma_units\": 2, \"fma_bits\": 256, \"source\": \"m\", "
+          "\"e_core\": 3", "e_core needs" },
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         e.msg[0] = '\0';
@@ -247,6 +350,45 @@ static void cpu_cores_refused(void **state)
     }
 }
 
+/* The cores' kinds by the hook: all P, all E, split, and the hook's malformed values refused. */
+static void cpu_types(void **state)
+{
+    const unsigned cores = clb_cpu_count_cores();
+    unsigned p = 99, e = 99;
+    (void)state;
+
+    setenv("CLBENCH_FAKE_CPU_TYPES", "0-4095/", 1);
+    assert_true(clb_cpu_count_core_types(&p, &e));
+    assert_int_equal(p, cores);
+    assert_int_equal(e, 0);
+    setenv("CLBENCH_FAKE_CPU_TYPES", "/0-4095", 1);
+    assert_true(clb_cpu_count_core_types(&p, &e));
+    assert_int_equal(p, 0);
+    assert_int_equal(e, cores);
+    /* CPU 0 a P-core, every other an E-core: at most one P-core, the rest E, none lost. */
+    setenv("CLBENCH_FAKE_CPU_TYPES", "0/1-4095", 1);
+    assert_true(clb_cpu_count_core_types(&p, &e));
+    assert_true(p <= 1 && p + e == cores);
+    setenv("CLBENCH_FAKE_CPU_TYPES", "0,2-4095/1", 1);
+    assert_true(clb_cpu_count_core_types(&p, &e));
+    assert_true(e <= 1 && p + e == cores);
+    static const char *const bad[] = {
+        "0-4095",      /* no slash */
+        "0-x/",        /* not a list */
+        "3-1/",        /* backwards */
+        "0-4095/0",    /* CPU 0 of both kinds */
+        "/",           /* no CPU of either kind */
+        "4000-4095/",  /* the cores here of neither kind */
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        p = e = 99;
+        setenv("CLBENCH_FAKE_CPU_TYPES", bad[i], 1);
+        if (clb_cpu_count_core_types(&p, &e) || p || e)
+            fail_msg("'%s' gave %u P + %u E", bad[i], p, e);
+    }
+    unsetenv("CLBENCH_FAKE_CPU_TYPES");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +396,8 @@ int main(void)
         cmocka_unit_test(matching),
         cmocka_unit_test(refused),
         cmocka_unit_test(cpu_cores),
+        cmocka_unit_test(cpu_cores_hybrid),
+        cmocka_unit_test(cpu_types),
         cmocka_unit_test(cpu_cores_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

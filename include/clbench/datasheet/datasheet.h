@@ -72,6 +72,12 @@ struct clb_ds_core {
     unsigned fma_bits;         /* their width: 128, 256, 512 */
     const char *source;        /* or NULL when fma_units is 0 */
     const char *note;          /* why fma_units is 0, or NULL */
+    /*
+     * A hybrid part's E-core (the row's e_core): its own FMA pipes; the
+     * fields above are then the P-core's. e_fma_units 0: not hybrid.
+     */
+    const char *e_name, *e_source; /* "Gracemont", its source (borrowed) */
+    unsigned e_fma_units, e_fma_bits;
 };
 
 struct clb_datasheet {
@@ -126,6 +132,18 @@ const struct clb_ds_core *clb_datasheet_match_core(const struct clb_datasheet *d
  */
 double clb_ds_core_flops_per_cycle(const struct clb_ds_core *c, unsigned isa_bits,
                                    unsigned elem_bits);
+/* The same for one E-core of a hybrid c; 0 when c is not hybrid. */
+double clb_ds_core_e_flops_per_cycle(const struct clb_ds_core *c, unsigned isa_bits,
+                                     unsigned elem_bits);
+
+/*
+ * Peak flops per cycle of a whole CPU of c: p_cores x the P-core's
+ * (clb_ds_core_flops_per_cycle) + e_cores x the E-core's. 0 when either
+ * is 0 but cores are given, or when e_cores > 0 and c is not hybrid
+ * (cores of a kind the design does not name).
+ */
+double clb_ds_core_cpu_flops_per_cycle(const struct clb_ds_core *c, unsigned isa_bits,
+                                       unsigned elem_bits, unsigned p_cores, unsigned e_cores);
 
 /* The rows whose name contains `query` (case-insensitive), or the row `query` matches as a device name. */
 bool clb_datasheet_row_selected(const struct clb_ds_row *r, const char *query);

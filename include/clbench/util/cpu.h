@@ -67,7 +67,8 @@ bool clb_cpu_level_parse(const char *name, enum clb_cpu_level *level);
  * model 0x11 for an EPYC 9004). known is false on other architectures.
  *
  * Test hook, from the environment: CLBENCH_FAKE_CPU_ID=VENDOR:FAMILY:MODEL
- * (decimal or 0x hex) stands for the CPU's own, on any architecture.
+ * (decimal or 0x hex) stands for the CPU's own, on any architecture; for a
+ * hybrid part's P- and E-cores see CLBENCH_FAKE_CPU_TYPES below.
  */
 struct clb_cpu_id {
     bool known;
@@ -94,6 +95,21 @@ unsigned long clb_cpu_max_khz(void);
  * clb_cpu_count_available() when the topology cannot be read.
  */
 unsigned clb_cpu_count_cores(void);
+
+/*
+ * The physical cores of clb_cpu_count_cores() split by kind on a hybrid
+ * part: P-cores (Linux's /sys/devices/cpu_core/cpus) and E-cores
+ * (/sys/devices/cpu_atom/cpus), each counted at its first available SMT
+ * sibling. Where Linux lists neither and CPUID does not call the part
+ * hybrid, every core is a P-core. False (both 0) when the kinds are not
+ * known: a hybrid part without the lists, a core neither list names, a
+ * CPU in both.
+ *
+ * Test hook: CLBENCH_FAKE_CPU_TYPES=PLIST/ELIST (Linux CPU lists, "0-7/8-15",
+ * either may be empty) stands for the two sysfs lists; a malformed value
+ * makes the kinds unknown.
+ */
+bool clb_cpu_count_core_types(unsigned *p_cores, unsigned *e_cores);
 
 /*
  * CPUs this process may run on (its affinity mask, so taskset and cgroup
