@@ -389,13 +389,25 @@ struct fma_clock_call {
     char *values;           /* every thread's lanes, thread-major */
     size_t thread_bytes;    /* one thread's share of values */
     const union coefficients *aq;
-    uint64_t chunk_rounds;  /* FMA rounds before each window */
+    double chunk_s;         /* seconds of FMA before each window, at least */
     uint64_t iterations;    /* add-chain iterations per window */
     unsigned windows;
     double *best_ghz;       /* one per thread: its fastest window */
     double *fma_s, *chain_s; /* one per thread: seconds in each */
-    bool *wrong;            /* one per thread: a chain's sum was off */
+    bool *wrong;            /* one per thread: a chain's sum or a lane was off */
 };
+
+/* One chunk of FMA from the lanes' starts (so they stay within the exactness bound); its
+ * seconds. */
+static double fma_chunk(const struct fma_clock_call *c, unsigned thread, uint64_t rounds)
+{
+    const size_t per_thread = (size_t)c->v->acc * c->v->lanes;
+
+    set_starts(c->v, c->values, thread * per_thread, per_thread);
+    const double t0 = clb_now_s();
+    c->v->kernel(c->values + thread * c->thread_bytes, c->aq, rounds);
+    return clb_now_s() - t0;
+}
 
 static void fma_clock_thread(void *ctx, unsigned thread)
 {
@@ -403,18 +415,21 @@ static void fma_clock_thread(void *ctx, unsigned thread)
     struct fma_clock_call *c = ctx;
     const size_t per_thread = (size_t)c->v->acc * c->v->lanes;
     const uint64_t want = thread + CLB_HP_ADDS_PER_ITERATION * c->iterations;
+    const uint64_t most = clb_host_peak_max_rounds(c->v->precision);
+    uint64_t rounds = 1024;
 
+    /* Each thread sizes its own chunk, on its own core under its own load (a call's time
+     * includes waking the threads, which on a busy machine is milliseconds). This is FMA
+     * load too. */
+    for (double s; (s = fma_chunk(c, thread, rounds)) < c->chunk_s && rounds < most;)
+        rounds = (uint64_t)fmin((double)most,
+                                (double)rounds * fmin(64.0, ceil(c->chunk_s / fmax(s, 1e-7) * 1.2)));
     for (unsigned w = 0; w < c->windows; w++) {
-        /* From the starts again: the lanes stay within the exactness bound, and the last
-         * chunk's are checked after the call. */
-        set_starts(c->v, c->values, thread * per_thread, per_thread);
-        const double t0 = clb_now_s();
-        c->v->kernel(c->values + thread * c->thread_bytes, c->aq, c->chunk_rounds);
+        c->fma_s[thread] += fma_chunk(c, thread, rounds);
         const double t1 = clb_now_s();
         const uint64_t sum = clb_hp_add_chain(thread, c->iterations);
         const double t2 = clb_now_s();
         c->wrong[thread] |= sum != want;
-        c->fma_s[thread] += t1 - t0;
         c->chain_s[thread] += t2 - t1;
         /* Another process or the hypervisor only ever lengthens a window: the fastest is
          * the least disturbed. */
@@ -423,6 +438,13 @@ static void fma_clock_thread(void *ctx, unsigned thread)
                                                                 (double)c->iterations /
                                                                 (t2 - t1) * 1e-9);
     }
+    /* The last chunk's lanes, exactly: the FMA load was real work. */
+    const bool fp64 = is_fp64(c->v->precision);
+    for (size_t i = 0; i < per_thread; i++) {
+        const size_t at = thread * per_thread + i;
+        const double got = fp64 ? ((const double *)c->values)[at] : ((const float *)c->values)[at];
+        c->wrong[thread] |= got != clb_host_peak_expected(c->v->precision, at, rounds);
+    }
 #else
     (void)ctx;
     (void)thread;
@@ -430,8 +452,8 @@ static void fma_clock_thread(void *ctx, unsigned thread)
 }
 
 double clb_host_fma_clock_ghz(const struct clb_host_peak_variant *v, unsigned threads,
-                              uint64_t chunk_rounds, unsigned windows, double *under_fma,
-                              char *why, size_t why_len)
+                              double chunk_s, unsigned windows, double *under_fma, char *why,
+                              size_t why_len)
 {
     const size_t per_thread = (size_t)v->acc * v->lanes;
     const size_t n = (size_t)threads * per_thread;
@@ -444,19 +466,16 @@ double clb_host_fma_clock_ghz(const struct clb_host_peak_variant *v, unsigned th
         snprintf(why, why_len, "no add-chain clock on this architecture");
         return 0;
     }
-    if (threads == 0 || windows == 0 || chunk_rounds == 0 ||
-        chunk_rounds > clb_host_peak_max_rounds(v->precision) ||
-        n > clb_host_peak_max_lanes(v->precision)) {
-        snprintf(why, why_len, "%u threads x %zu lanes x %llu rounds x %u windows: nothing to "
-                 "run or over the exactness bound", threads, per_thread,
-                 (unsigned long long)chunk_rounds, windows);
+    if (threads == 0 || windows == 0 || n > clb_host_peak_max_lanes(v->precision)) {
+        snprintf(why, why_len, "%u threads x %zu lanes, %u windows: nothing to run or over the "
+                 "exactness bound", threads, per_thread, windows);
         return 0;
     }
     set_coefficients(v, &aq);
     /* 2^12 iterations: 65536 adds, 16-66 us between 4 and 1 GHz; the clock read around
      * them (tens of ns) stays under 0.3 % of that. */
     struct fma_clock_call c = { .v = v, .values = malloc(n * elem), .thread_bytes = per_thread * elem,
-                                .aq = &aq, .chunk_rounds = chunk_rounds,
+                                .aq = &aq, .chunk_s = chunk_s,
                                 .iterations = 1 << 12, .windows = windows,
                                 .best_ghz = calloc(threads, sizeof(double)),
                                 .fma_s = calloc(threads, sizeof(double)),
@@ -468,11 +487,10 @@ double clb_host_fma_clock_ghz(const struct clb_host_peak_variant *v, unsigned th
     }
     if (team_call(threads, fma_clock_thread, &c, &seconds, why, why_len))
         goto done;
-    if (!clb_host_peak_check(v, c.values, n, chunk_rounds, why, why_len))
-        goto done;
     for (unsigned t = 0; t < threads; t++) {
         if (c.wrong[t]) {
-            snprintf(why, why_len, "thread %u's add chain did not sum to %llu", t,
+            snprintf(why, why_len, "thread %u's add chain did not sum to %llu, or a lane of its "
+                     "last FMA chunk was wrong", t,
                      (unsigned long long)(t + CLB_HP_ADDS_PER_ITERATION * c.iterations));
             ghz = 0;
             goto done;
@@ -556,15 +574,11 @@ static void measure(const struct clb_host_peak_variant *v, unsigned threads,
     }
     row->launch = (struct clb_peak_launch){ .global_size = threads, .rounds = rounds,
                                             .width = v->lanes, .chains = v->acc };
-    /* The clock during the FMA run: chunks of about 1 ms of this kernel between the windows,
-     * 40 of them (some 40 ms). Not measured: clock_ghz stays 0 and no peak is derived. */
+    /* The clock during the FMA run: 40 windows, each after about 1 ms of this kernel (some
+     * 45 ms). Not measured: clock_ghz stays 0 and no peak is derived. */
     if (CLB_HP_HAS_ADD_CHAIN && !clb_interrupted()) {
         char clock_why[160];
-        const double per_round = seconds / (double)rounds;
-        const uint64_t chunk =
-            per_round > 0 ? (uint64_t)fmin((double)rounds, fmax(1.0, ceil(1e-3 / per_round)))
-                          : rounds;
-        row->clock_ghz = clb_host_fma_clock_ghz(v, threads, chunk, 40, &row->clock_under_fma,
+        row->clock_ghz = clb_host_fma_clock_ghz(v, threads, 1e-3, 40, &row->clock_under_fma,
                                                 clock_why, sizeof(clock_why));
     }
     int len = snprintf(row->check, sizeof(row->check),

@@ -105,22 +105,22 @@ double clb_host_clock_ghz(unsigned threads, unsigned windows, double window_s, c
 
 /*
  * The clock the cores keep during v's FMA run, in GHz: each of `threads`
- * threads runs `windows` times a chunk of chunk_rounds rounds of v's kernel
- * (from its lanes' starts) and then one window of the add chain
- * (clb_hp_add_chain, 2^12 iterations of 16 dependent adds, checked
- * exactly), timed by itself. Clocks follow load over a millisecond or more,
- * a window lasts tens of microseconds: it reads the clock the FMA load set.
- * Each thread keeps its fastest window (another process only slows one); the
- * clock is the slowest thread's. *under_fma receives the share of the
- * threads' time spent in the FMA kernel (about 0.98 with 1 ms chunks). The
- * last chunk's lanes are checked (clb_host_peak_check). 0 with why filled
- * when not measured (another architecture, a thread that could not start, a
- * wrong sum or lane, rounds over the exactness bound) or above the CPU's
+ * threads sizes a chunk of v's kernel to take chunk_s seconds on its core,
+ * then runs `windows` times that chunk (from its lanes' starts) followed by
+ * one window of the add chain (clb_hp_add_chain, 2^12 iterations of 16
+ * dependent adds, checked exactly), timed by itself. Clocks follow load over
+ * a millisecond or more, a window lasts tens of microseconds: it reads the
+ * clock the FMA load set. Each thread keeps its fastest window (another
+ * process only slows one); the clock is the slowest thread's. *under_fma
+ * receives the share of the windows' and chunks' time spent in the FMA
+ * kernel (about 0.98 with 1 ms chunks). Every thread's last chunk is checked
+ * lane by lane. 0 with why filled when not measured (another architecture, a
+ * thread that could not start, a wrong sum or lane) or above the CPU's
  * maximum clock (clb_cpu_max_khz) by over 5 %.
  */
 double clb_host_fma_clock_ghz(const struct clb_host_peak_variant *v, unsigned threads,
-                              uint64_t chunk_rounds, unsigned windows, double *under_fma,
-                              char *why, size_t why_len);
+                              double chunk_s, unsigned windows, double *under_fma, char *why,
+                              size_t why_len);
 
 /*
  * Measures the host CPU and appends rows: benchmark "peak", metric "gflops",
@@ -133,8 +133,8 @@ double clb_host_fma_clock_ghz(const struct clb_host_peak_variant *v, unsigned th
  * a small start until one call takes opt->target_s (0: 0.02 s) or the
  * exactness bound stops them (the check string says so); then opt->runs
  * timed calls, each verified. Then the clock during that variant's FMA run
- * (clb_host_fma_clock_ghz, on as many threads: 40 windows after chunks of
- * about 1 ms), kept in the row's clock_ghz and clock_under_fma; the row's
+ * (clb_host_fma_clock_ghz, on as many threads: 40 windows, each after
+ * about 1 ms of FMA), kept in the row's clock_ghz and clock_under_fma; the row's
  * launch records threads, rounds, lanes and accumulators. Faults land in
  * rows; returns -1 only when a row cannot be added (out of memory).
  */
