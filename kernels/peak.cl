@@ -43,6 +43,14 @@
  * the uchar4 form; -DDOT_EMULATED (the test hook
  * CLBENCH_FAKE_INTEGER_DOT_PRODUCT) writes the same arithmetic out in
  * OpenCL C, where no driver has the extension.
+ *
+ * -DCLB_COUNT_OPS (tests only, never timed): a fourth argument, __global uint
+ * *ops, receives per work-item the operations its steps ran, counted where
+ * they run: each STEP adds 2 per element of the vector it updates (vec_step:
+ * one multiply and one add), and the emulated dot product 2 per byte pair it
+ * multiplies and adds (a built-in dot_acc_sat: 2 per byte of its uchar4
+ * inputs). The count follows the loop as compiled (its ITERS, its chains), so
+ * a test holds the host's work count against it (tests/device/test_peakcount.c).
  */
 #if defined(T_IS_DOUBLE)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -83,24 +91,45 @@
 #endif
 #if defined(DOT_EMULATED)
 /* The unsigned packed form written out: bytes multiplied pairwise, summed, saturated. */
+#if defined(CLB_COUNT_OPS)
+uint dot_acc_emulated(uint x, uint y, uint acc, uint *n_ops)
+#else
 uint dot_acc_emulated(uint x, uint y, uint acc)
+#endif
 {
     ulong s = (ulong)acc;
-    for (int i = 0; i < 32; i += 8)
+    for (int i = 0; i < 32; i += 8) {
         s += (ulong)((x >> i) & 0xffu) * ((y >> i) & 0xffu);
+#if defined(CLB_COUNT_OPS)
+        *n_ops += 2u; /* the multiply and the add above */
+#endif
+    }
     return s > 0xffffffffUL ? 0xffffffffu : (uint)s;
 }
+#if defined(CLB_COUNT_OPS)
+#define DOT_ACC(x, y, acc) dot_acc_emulated((x), (y), (acc), &n_ops)
+#else
 #define DOT_ACC(x, y, acc) dot_acc_emulated((x), (y), (acc))
+#endif
 #elif defined(DOT_VECTOR)
 #define DOT_ACC(x, y, acc) dot_acc_sat(as_uchar4(x), as_uchar4(y), (acc))
 #else
 #define DOT_ACC(x, y, acc) dot_acc_sat_4x8packed_uu_uint((x), (y), (acc))
 #endif
-#define STEP(x) x = DOT_ACC(x, a, x)
+#define STEP_(x) x = DOT_ACC(x, a, x)
 #elif defined(T_IS_UINT)
-#define STEP(x) x = x * a + b
+#define STEP_(x) x = x * a + b
 #else
-#define STEP(x) x = fma(x, (V)(a), (V)(b))
+#define STEP_(x) x = fma(x, (V)(a), (V)(b))
+#endif
+#if !defined(CLB_COUNT_OPS)
+#define STEP(x) STEP_(x)
+#elif defined(T_IS_DOT) && defined(DOT_EMULATED)
+#define STEP(x) STEP_(x) /* counted inside dot_acc_emulated */
+#elif defined(T_IS_DOT)
+#define STEP(x) (STEP_(x), n_ops += 2u * (uint)vec_step(uchar4))
+#else
+#define STEP(x) (STEP_(x), n_ops += 2u * (uint)vec_step(x))
 #endif
 
 /* Lane numbers, each element already of type T. */
@@ -140,8 +169,15 @@ uint dot_acc_emulated(uint x, uint y, uint acc)
 #define START(k) ((origin + E(k)) * b)
 #endif
 
+#if defined(CLB_COUNT_OPS)
+__kernel void clb_peak(__global ACC *out, T a, T b, __global uint *ops)
+#else
 __kernel void clb_peak(__global ACC *out, T a, T b)
+#endif
 {
+#if defined(CLB_COUNT_OPS)
+    uint n_ops = 0;
+#endif
     const V origin = ORIGIN(get_global_id(0));
     V x0 = START(0), x1 = START(1), x2 = START(2), x3 = START(3);
     V x4 = START(4), x5 = START(5), x6 = START(6), x7 = START(7);
@@ -150,6 +186,9 @@ __kernel void clb_peak(__global ACC *out, T a, T b)
         STEP(x0); STEP(x1); STEP(x2); STEP(x3);
         STEP(x4); STEP(x5); STEP(x6); STEP(x7);
     }
+#if defined(CLB_COUNT_OPS)
+    ops[get_global_id(0)] = n_ops;
+#endif
     VACC s = ((WIDEN(x0) + WIDEN(x1)) + (WIDEN(x2) + WIDEN(x3))) +
              ((WIDEN(x4) + WIDEN(x5)) + (WIDEN(x6) + WIDEN(x7)));
 #if WIDTH == 1

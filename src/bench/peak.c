@@ -12,6 +12,8 @@
  * chains repeat every 256 rounds, so it runs a count that is no multiple of that: a kernel
  * that ran no round at all (or any multiple of 256 fewer) would otherwise match. */
 enum { ITERS = 1024, ITERS_INT8 = 1000 };
+/* Independent chains per work-item: x0 .. x7 in kernels/peak.cl. */
+enum { CHAINS = 8 };
 /* Work-items per launch are bounded (the output holds one element each). */
 #define MAX_GLOBAL (UINT64_C(1) << 22)
 
@@ -218,7 +220,7 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
                     const char *variant, struct clb_micro_row *row)
 {
     struct clb_error e = { "" };
-    char options[200];
+    char options[sizeof(row->launch.options)];
     const bool dot = !strcmp(t->precision, "int8dot");
     cl_program prog = NULL;
     cl_kernel k = NULL;
@@ -233,6 +235,8 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
     row->reason[0] = '\0';
     snprintf(options, sizeof(options), "-DT=%s -DWIDTH=%u -DITERS=%u %s %s", t->type,
              dot ? 1 : width, t->iters, t->define, variant);
+    for (size_t n = strlen(options); n && options[n - 1] == ' ';)
+        options[--n] = '\0';
     if (!(prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("peak"), options, &e)))
         goto fault;
     k = clCreateKernel(prog, "clb_peak", &err);
@@ -296,7 +300,10 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
                  "work-item and lane)",
                  global, t->iters);
     /* Per round 8 chains: each a multiply-add per lane (2 operations), or one dot_acc_sat. */
-    row->work = (double)global * t->iters * 8.0 * (dot ? DOT_OPS : width * 2.0);
+    row->work = (double)global * t->iters * CHAINS * (dot ? DOT_OPS : width * 2.0);
+    row->launch = (struct clb_peak_launch){ .global_size = global, .rounds = t->iters,
+                                            .width = dot ? 1 : width, .chains = CHAINS };
+    snprintf(row->launch.options, sizeof(row->launch.options), "%s", options);
     goto done;
 
 fault:

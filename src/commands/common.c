@@ -102,8 +102,8 @@ const struct clb_ds_core *clb_host_core(void)
 
 /*
  * The host CPU's peak in precision, derived from its core design's FMA
- * units, its physical cores and the clock measured with the host peak in
- * micro, times share (a device's part of the CPU); value 0 when any is
+ * units, its physical cores and the clock measured during the host peak's
+ * FMA run of that precision in micro, times share (a device's part of the CPU); value 0 when any is
  * unknown.
  */
 static struct clb_datasheet_ref derived_ref(const struct clb_micro_results *micro,
@@ -112,10 +112,16 @@ static struct clb_datasheet_ref derived_ref(const struct clb_micro_results *micr
     struct clb_datasheet_ref ref = { 0 };
     const unsigned elem_bits = !strcmp(precision, "fp32") ? 32 : !strcmp(precision, "fp64") ? 64
                                                                                              : 0;
+    /* The clock measured during this precision's FMA run: the headline's, else that of any
+     * row of the precision (-v measures every ISA variant, each under its own load). */
     double ghz = 0;
-    for (size_t i = 0; micro && i < micro->n_rows && !ghz; i++)
-        if (!micro->rows[i].device && !strcmp(micro->rows[i].benchmark, "peak"))
-            ghz = micro->rows[i].clock_ghz;
+    for (int pass = 0; pass < 2 && !ghz; pass++)
+        for (size_t i = 0; micro && i < micro->n_rows && !ghz; i++) {
+            const struct clb_micro_row *r = &micro->rows[i];
+            if (!r->device && !strcmp(r->benchmark, "peak") && r->precision &&
+                !strcmp(r->precision, precision) && (pass || r->headline))
+                ghz = r->clock_ghz;
+        }
     struct clb_cpu_isa isa;
     clb_cpu_isa_detect(&isa);
     const struct clb_ds_core *core = clb_host_core();

@@ -258,6 +258,21 @@ static json_t *row_json(const struct clb_micro_row *row)
         }
         json_object_set_new(o, "verified", json_boolean(row->status == CLB_ROW_OK));
         json_object_set_new(o, "check", json_string(row->check));
+        if (row->launch.global_size) {
+            const struct clb_peak_launch *l = &row->launch;
+            json_t *j = json_object();
+            json_object_set_new(j, row->device ? "global_size" : "threads",
+                                json_integer((json_int_t)l->global_size));
+            json_object_set_new(j, "rounds", json_integer((json_int_t)l->rounds));
+            json_object_set_new(j, "width", json_integer(l->width));
+            json_object_set_new(j, "chains", json_integer(l->chains));
+            if (row->device)
+                json_object_set_new(j, "build_options", json_string(l->options));
+            json_object_set_new(o, "launch", j);
+        }
+        if (row->clock_ghz > 0)
+            json_object_set_new(o, "clock", json_pack("{s:f, s:f}", "ghz", row->clock_ghz,
+                                                      "under_fma", row->clock_under_fma));
     }
     if (row->datasheet.value > 0)
         json_object_set_new(o, "datasheet",

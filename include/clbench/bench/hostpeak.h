@@ -89,7 +89,8 @@ int clb_host_peak_call(const struct clb_host_peak_variant *v, unsigned threads, 
                        void *values, double *seconds, char *why, size_t why_len);
 
 /*
- * The clock the host's cores keep while `threads` of them are busy, in GHz:
+ * The clock the host's cores keep while `threads` of them run add chains
+ * alone (no FMA load: clb_host_peak_run takes clb_host_fma_clock_ghz), in GHz:
  * each thread runs `windows` chains of dependent integer adds (one a cycle
  * on every x86-64 and AArch64 core; clb_hp_add_chain) of about window_s
  * each, every sum checked exactly, and keeps its fastest window (other work
@@ -103,6 +104,25 @@ double clb_host_clock_ghz(unsigned threads, unsigned windows, double window_s, c
                           size_t why_len);
 
 /*
+ * The clock the cores keep during v's FMA run, in GHz: each of `threads`
+ * threads sizes a chunk of v's kernel to take chunk_s seconds on its core,
+ * then runs `windows` times that chunk (from its lanes' starts) followed by
+ * one window of the add chain (clb_hp_add_chain, 2^12 iterations of 16
+ * dependent adds, checked exactly), timed by itself. Clocks follow load over
+ * a millisecond or more, a window lasts tens of microseconds: it reads the
+ * clock the FMA load set. Each thread keeps its fastest window (another
+ * process only slows one); the clock is the slowest thread's. *under_fma
+ * receives the share of the windows' and chunks' time spent in the FMA
+ * kernel (about 0.98 with 1 ms chunks). Every thread's last chunk is checked
+ * lane by lane. 0 with why filled when not measured (another architecture, a
+ * thread that could not start, a wrong sum or lane) or above the CPU's
+ * maximum clock (clb_cpu_max_khz) by over 5 %.
+ */
+double clb_host_fma_clock_ghz(const struct clb_host_peak_variant *v, unsigned threads,
+                              double chunk_s, unsigned windows, double *under_fma, char *why,
+                              size_t why_len);
+
+/*
  * Measures the host CPU and appends rows: benchmark "peak", metric "gflops",
  * device NULL, backend "host", precision "fp32"/"fp64" (filtered by
  * opt->precisions; others are ignored), case "fp32 avx512f", width = lanes.
@@ -112,9 +132,11 @@ double clb_host_clock_ghz(unsigned threads, unsigned windows, double window_s, c
  * available CPU (clb_cpu_count_available), nothing pinned. Rounds grow from
  * a small start until one call takes opt->target_s (0: 0.02 s) or the
  * exactness bound stops them (the check string says so); then opt->runs
- * timed calls, each verified. Then the clock (clb_host_clock_ghz, on as
- * many threads: 50 windows of 2 ms), kept in every measured row's clock_ghz. Faults land in rows; returns -1 only when a
- * row cannot be added (out of memory).
+ * timed calls, each verified. Then the clock during that variant's FMA run
+ * (clb_host_fma_clock_ghz, on as many threads: 40 windows, each after
+ * about 1 ms of FMA), kept in the row's clock_ghz and clock_under_fma; the row's
+ * launch records threads, rounds, lanes and accumulators. Faults land in
+ * rows; returns -1 only when a row cannot be added (out of memory).
  */
 int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_results *out);
 

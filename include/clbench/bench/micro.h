@@ -43,7 +43,22 @@ struct clb_micro_row {
     double algbw;               /* GB/s from the median call; value is busbw */
     double path_median_s;       /* device buffers: median whole path (read, MPI, write); else 0 */
     struct clb_datasheet_ref datasheet; /* peak (vector figure), bandwidth (memory) */
-    double clock_ghz;           /* host peak: the cores' clock measured with it (0: none) */
+    double clock_ghz;           /* host peak: the cores' clock measured during its FMA run
+                                   (0: none; clb_host_fma_clock_ghz) */
+    double clock_under_fma;     /* host peak: the share of that clock call the threads spent
+                                   in the FMA kernel (0..1) */
+    /*
+     * peak (clbench's kernels and the host's): the launch `work` counts, as run:
+     * work = global_size x rounds x chains x (operations of one chain step on a
+     * `width`-element vector). 0s where nothing was launched.
+     */
+    struct clb_peak_launch {
+        uint64_t global_size;   /* work-items per launch; host: threads */
+        uint64_t rounds;        /* loop rounds each work-item (thread) runs */
+        unsigned width;         /* the kernel's vector width (WIDTH; int8dot: 1, a packed uint) */
+        unsigned chains;        /* independent chains per work-item (host: accumulators) */
+        char options[160];      /* OpenCL: the kernel's build options; host: "" */
+    } launch;
 };
 
 struct clb_micro_results {
