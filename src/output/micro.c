@@ -206,6 +206,22 @@ static json_t *config_json(const struct clb_micro_row *row, bool measured)
     return c;
 }
 
+/* A bandwidth row's launch, what its work_per_call counts (clbench/bench/micro.h). */
+static json_t *launch_json(const struct clb_micro_row *row)
+{
+    json_t *l = json_object();
+
+    json_object_set_new(l, "global_size", json_integer((json_int_t)row->global_size));
+    json_object_set_new(l, "local_size", row->local_size
+                                             ? json_integer((json_int_t)row->local_size)
+                                             : json_null());
+    if (row->elements)
+        json_object_set_new(l, "elements", json_integer((json_int_t)row->elements));
+    if (row->rounds)
+        json_object_set_new(l, "rounds", json_integer((json_int_t)row->rounds));
+    return l;
+}
+
 static json_t *row_json(const struct clb_micro_row *row)
 {
     char id[32], best_key[48];
@@ -250,6 +266,8 @@ static json_t *row_json(const struct clb_micro_row *row)
         json_object_set_new(o, best_key, json_real(row->median));
         if (row->work > 0)
             json_object_set_new(o, "work_per_call", json_real(row->work));
+        if (row->global_size)
+            json_object_set_new(o, "launch", launch_json(row));
         if (row->ranks) {
             json_object_set_new(o, "algbw_gbps", json_real(row->algbw));
             json_object_set_new(o, "path_median_s", row->path_median_s > 0
