@@ -4,9 +4,12 @@
  * -DCLB_FP64), plus a read-only pass (the figure clpeak's "global memory
  * bandwidth" gives: reads only) and, for CPU devices, a dot product in
  * contiguous chunks. Every kernel touches each element once; with arrays far
- * larger than the caches they measure DRAM/HBM bandwidth. The host starts
- * from a = 0.1, b = 0.2, c = 0 and checks the arrays, the dot product and
- * the read pass's sum against the same sequence computed on scalars.
+ * larger than the caches they measure DRAM/HBM bandwidth. Every element
+ * starts from its own value (clb_stream_init below), so a kernel that reads
+ * the right count of the wrong elements leaves a wrong element or a wrong
+ * sum: the host checks every element against the recurrence from that
+ * element's start, and the dot products and the read pass's sum against the
+ * arrays.
  */
 #ifdef CLB_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -21,38 +24,77 @@
 #define CLB_CAT(a, b) CLB_CAT_(a, b)
 #define CLB_CAT_(a, b) a##b
 
-__kernel void clb_stream_init(__global REAL *a, __global REAL *b, __global REAL *c, REAL va,
-                              REAL vb, REAL vc)
+/*
+ * Test hook (CLBENCH_FAULT_STREAM_INDEX, clbench/cl/cl.h): built with
+ * -DCLB_WRAP=K, kernel K (K_COPY ... K_LOCAL below) reads index i modulo a
+ * small window instead of i: the right count of the wrong elements, which
+ * the host's checks must catch. In every other build IX(k, i, window) is i,
+ * and the kernels are BabelStream's as written.
+ */
+#define K_COPY 1
+#define K_MUL 2
+#define K_ADD 3
+#define K_TRIAD 4
+#define K_DOT 5
+#define K_READ 6
+#define K_CHUNKED 7
+#define K_LOCAL 8
+#define WINDOW 4096 /* elements: 16 KiB of float */
+#ifdef CLB_WRAP
+#define IX(k, i, window) ((k) == CLB_WRAP ? (i) % (window) : (i))
+#else
+#define IX(k, i, window) (i)
+#endif
+
+/*
+ * Element j's start (clb_stream_start in clbench/bench/micro.h says why):
+ * (1 + g 2^-14) 2^e with g = 10123 (j mod 16381) mod 16381 and
+ * e = (j mod 61) - 30, written as its bits, so that it is exact in float and
+ * double alike and no division of the device's rounds it.
+ */
+static REAL stream_start(ulong j)
+{
+    const uint g = (uint)(j % 16381) * 10123u % 16381u;
+    const int e = (int)(j % 61) - 30;
+#ifdef CLB_FP64
+    return as_double((ulong)(1023 + e) << 52 | (ulong)g << 38);
+#else
+    return as_float((uint)(127 + e) << 23 | g << 9);
+#endif
+}
+
+/* a, b and c start from the pattern at j, j + 1 and j + 2 (untimed). */
+__kernel void clb_stream_init(__global REAL *a, __global REAL *b, __global REAL *c)
 {
     size_t i = get_global_id(0);
-    a[i] = va;
-    b[i] = vb;
-    c[i] = vc;
+    a[i] = stream_start(i);
+    b[i] = stream_start((ulong)i + 1);
+    c[i] = stream_start((ulong)i + 2);
 }
 
 __kernel void clb_stream_copy(__global const REAL *a, __global REAL *c)
 {
     size_t i = get_global_id(0);
-    c[i] = a[i];
+    c[i] = a[IX(K_COPY, i, WINDOW)];
 }
 
 __kernel void clb_stream_mul(__global REAL *b, __global const REAL *c, REAL scalar)
 {
     size_t i = get_global_id(0);
-    b[i] = scalar * c[i];
+    b[i] = scalar * c[IX(K_MUL, i, WINDOW)];
 }
 
 __kernel void clb_stream_add(__global const REAL *a, __global const REAL *b, __global REAL *c)
 {
     size_t i = get_global_id(0);
-    c[i] = a[i] + b[i];
+    c[i] = a[IX(K_ADD, i, WINDOW)] + b[IX(K_ADD, i, WINDOW)];
 }
 
 __kernel void clb_stream_triad(__global REAL *a, __global const REAL *b, __global const REAL *c,
                                REAL scalar)
 {
     size_t i = get_global_id(0);
-    a[i] = b[i] + scalar * c[i];
+    a[i] = b[IX(K_TRIAD, i, WINDOW)] + scalar * c[IX(K_TRIAD, i, WINDOW)];
 }
 
 /*
@@ -72,7 +114,7 @@ __kernel void clb_stream_dot(__global const REAL *a, __global const REAL *b,
 
     slot[lid] = 0;
     for (; i < n; i += get_global_size(0))
-        slot[lid] += a[i] * b[i];
+        slot[lid] += a[IX(K_DOT, i, WINDOW)] * b[IX(K_DOT, i, WINDOW)];
     for (size_t step = get_local_size(0) / 2; step > 0; step /= 2) {
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid < step)
@@ -89,7 +131,7 @@ __kernel void clb_stream_dot(__global const REAL *a, __global const REAL *b,
 __kernel void clb_stream_read(__global const REAL *a, __global REAL *partial)
 {
     size_t i = get_global_id(0);
-    VREAL16 v = vload16(i, a);
+    VREAL16 v = vload16(IX(K_READ, i, WINDOW / 16), a);
     VREAL8 h = v.lo + v.hi;
     VREAL4 q = h.lo + h.hi;
     VREAL2 d = q.lo + q.hi;
@@ -107,7 +149,8 @@ __kernel void clb_stream_dot_chunked(__global const REAL *a, __global const REAL
                                      __global REAL *partial)
 {
     size_t i = get_global_id(0);
-    __global const REAL *pa = a + i * DOT_CHUNK, *pb = b + i * DOT_CHUNK;
+    const size_t at = IX(K_CHUNKED, i, WINDOW / DOT_CHUNK) * DOT_CHUNK;
+    __global const REAL *pa = a + at, *pb = b + at;
     VREAL16 s0 = (VREAL16)(0), s1 = (VREAL16)(0);
 
     for (int j = 0; j < DOT_CHUNK / 16; j += 2) {
@@ -123,7 +166,9 @@ __kernel void clb_stream_dot_chunked(__global const REAL *a, __global const REAL
 
 /*
  * Local-memory bandwidth: a work-group of LOCAL_N work-items fills a tile
- * with 0, 1, ..., LOCAL_N - 1 (as REAL), then each work-item reads 16 x
+ * with values in [1, 2) whose mantissas are a hash of the entry (every bit
+ * of the sum below depends on which entries were read; clb_stream_local_bits
+ * in clbench/bench/micro.h), then each work-item reads 16 x
  * rounds entries, walking the tile from its own slot (neighbouring
  * work-items hit neighbouring banks), and adds their bit patterns as
  * integers, so no floating-point unit (fp64 is slow on many GPUs) paces the
@@ -135,9 +180,11 @@ __kernel void clb_stream_dot_chunked(__global const REAL *a, __global const REAL
 #ifdef CLB_FP64
 #define BITS ulong
 #define AS_BITS as_ulong
+#define TILE(j) as_double(0x3ff0000000000000ul | (ulong)(j) * 0x9e3779b97f4a7c15ul >> 12)
 #else
 #define BITS uint
 #define AS_BITS as_uint
+#define TILE(j) as_float(0x3f800000u | (uint)(j) * 2654435761u >> 9)
 #endif
 __kernel __attribute__((reqd_work_group_size(LOCAL_N, 1, 1))) void
 clb_stream_local(__global BITS *out, uint rounds)
@@ -146,12 +193,12 @@ clb_stream_local(__global BITS *out, uint rounds)
     const uint lid = get_local_id(0);
     BITS sum = 0;
 
-    tile[lid] = (REAL)lid;
+    tile[lid] = TILE(lid);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint r = 0; r < rounds; r++) {
         const uint base = lid + 16 * r;
         for (uint j = 0; j < 16; j++)
-            sum += AS_BITS(tile[(base + j) & (LOCAL_N - 1)]);
+            sum += AS_BITS(tile[IX(K_LOCAL, (base + j) & (LOCAL_N - 1), LOCAL_N / 4)]);
     }
     out[get_global_id(0)] = sum;
 }

@@ -11,11 +11,11 @@
 #include "clbench/util/units.h"
 
 #define SCALAR 0.4
-#define START_A 0.1
-#define START_B 0.2
-#define START_C 0.0
-/* Rounds between re-initialisations (untimed): a shrinks by 0.96 a round, so without
- * them a * b underflows after about 1000 rounds and the dot product stops being checkable. */
+/* The start pattern (clbench/bench/micro.h, stream_start in stream.cl): mantissas from a
+ * multiplier modulo a prime, exponents modulo another prime. */
+enum { MANTISSAS = 16381, MULTIPLIER = 10123, EXPONENTS = 61, LOWEST_EXPONENT = -30 };
+/* Rounds between re-initialisations (untimed): a shrinks by 0.96 a round, so that after
+ * 200 the smallest element, 2^-30 x 0.96^200, and its products stay far from underflow. */
 enum { REINIT_ROUNDS = 200 };
 /* Default bytes per array: far beyond the caches of CPUs and GPUs alike. */
 #define DEFAULT_BYTES (UINT64_C(256) << 20)
@@ -32,29 +32,95 @@ enum { DOT_CHUNK = 1024 };
 /* Arrays each kernel reads plus writes (read: one store per 16 loads). */
 static const double arrays_moved[N_KERNELS] = { 2, 2, 3, 3, 2, 1 + 1.0 / 16, 2 };
 
-void clb_stream_expected(unsigned iters, bool fp64, double *a, double *b, double *c)
+double clb_stream_start(uint64_t j)
 {
-    /* The device's arithmetic, operation by operation, in its precision. */
+    const unsigned g = (unsigned)(j % MANTISSAS) * MULTIPLIER % MANTISSAS;
+    const int e = (int)(j % EXPONENTS) + LOWEST_EXPONENT;
+    return ldexp(1 + g * 0x1p-14, e);
+}
+
+/*
+ * acc + a * b in the device's precision: the product rounded then added, or
+ * fused into the add (OpenCL C may contract either way). The product is its
+ * own statement so that the host's compiler does not contract it either (in
+ * C11 mode GCC contracts nothing, clang only within one expression).
+ */
+static double add_product(double acc, double a, double b, bool fp64, bool fused)
+{
     if (fp64) {
-        double da = START_A, db = START_B, dc = START_C;
-        for (unsigned i = 0; i < iters; i++) {
-            dc = da;
-            db = SCALAR * dc;
-            dc = da + db;
-            da = db + SCALAR * dc;
-        }
-        *a = da, *b = db, *c = dc;
+        if (fused)
+            return fma(a, b, acc);
+        const double p = a * b;
+        return acc + p;
+    }
+    const float fa = (float)a, fb = (float)b, facc = (float)acc;
+    if (fused)
+        return fmaf(fa, fb, facc);
+    const float p = fa * fb;
+    return facc + p;
+}
+
+/* x * y and x + y, each rounded once in the device's precision. */
+static double mul_in(double x, double y, bool fp64)
+{
+    const float p = (float)x * (float)y;
+    return fp64 ? x * y : p;
+}
+
+static double add_in(double x, double y, bool fp64)
+{
+    const float t = (float)x + (float)y;
+    return fp64 ? x + y : t;
+}
+
+int clb_stream_expect_init(struct clb_stream_expect *x, unsigned iters, bool fp64)
+{
+    const double s = fp64 ? SCALAR : (float)SCALAR;
+
+    *x = (struct clb_stream_expect){ .iters = iters, .fp64 = fp64,
+                                     .lo = malloc(3 * MANTISSAS * sizeof(double)),
+                                     .hi = malloc(3 * MANTISSAS * sizeof(double)) };
+    if (!x->lo || !x->hi) {
+        clb_stream_expect_free(x);
+        return -1;
+    }
+    for (unsigned g = 0; g < MANTISSAS; g++) {
+        double *lo = x->lo + 3 * g, *hi = x->hi + 3 * g;
+        lo[0] = hi[0] = 1 + g * 0x1p-14;
+        lo[1] = hi[1] = lo[2] = hi[2] = 0; /* b and c: replaced in the first round */
+        for (unsigned r = 0; r < iters; r++)
+            for (int side = 0; side < 2; side++) {
+                double *v = side ? hi : lo;
+                /* copy c = a; mul b = 0.4 c; add c = a + b; triad a = b + 0.4 c, both ways. */
+                v[1] = mul_in(s, v[0], fp64);
+                v[2] = add_in(v[0], v[1], fp64);
+                const double plain = add_product(v[1], s, v[2], fp64, false);
+                const double fused = add_product(v[1], s, v[2], fp64, true);
+                v[0] = side ? fmax(plain, fused) : fmin(plain, fused);
+            }
+    }
+    return 0;
+}
+
+void clb_stream_expect_free(struct clb_stream_expect *x)
+{
+    free(x->lo);
+    free(x->hi);
+    x->lo = x->hi = NULL;
+}
+
+void clb_stream_expected(const struct clb_stream_expect *x, uint64_t j, int array, double *lo,
+                         double *hi)
+{
+    if (x->iters == 0) {
+        *lo = *hi = clb_stream_start(j + (uint64_t)array);
         return;
     }
-    float fa = (float)START_A, fb = (float)START_B, fc = (float)START_C;
-    const float scalar = (float)SCALAR;
-    for (unsigned i = 0; i < iters; i++) {
-        fc = fa;
-        fb = scalar * fc;
-        fc = fa + fb;
-        fa = fb + scalar * fc;
-    }
-    *a = fa, *b = fb, *c = fc;
+    /* Exact: a power of two scales every rounding alike (clbench/bench/micro.h). */
+    const unsigned g = (unsigned)(j % MANTISSAS) * MULTIPLIER % MANTISSAS;
+    const int e = (int)(j % EXPONENTS) + LOWEST_EXPONENT;
+    *lo = ldexp(x->lo[3 * g + (unsigned)array], e);
+    *hi = ldexp(x->hi[3 * g + (unsigned)array], e);
 }
 
 struct stream {
@@ -134,14 +200,35 @@ static void stream_grid(struct stream *s, const struct clb_device *dev)
     s->global[K_DOT_CHUNKED] = s->n_partial[K_DOT_CHUNKED] = s->n / DOT_CHUNK;
 }
 
+/*
+ * stream.cl's build options: the precision, and the test hook's -DCLB_WRAP=K for the kernel
+ * CLBENCH_FAULT_STREAM_INDEX names (clbench/cl/cl.h; K as stream.cl numbers them). NULL: none.
+ */
+static const char *build_options(bool fp64, char *buf, size_t len)
+{
+    static const char *const faults[] = { "copy", "mul",     "add",  "triad",
+                                          "dot",  "read", "chunked", "local" };
+    const char *want = clb_fault_str("STREAM_INDEX");
+    int wrap = 0;
+
+    for (int i = 0; want && i < (int)(sizeof(faults) / sizeof(*faults)); i++)
+        if (!strcmp(want, faults[i]))
+            wrap = i + 1;
+    snprintf(buf, len, "%s", fp64 ? "-DREAL=double -DCLB_FP64" : "");
+    if (wrap)
+        snprintf(buf + strlen(buf), len - strlen(buf), " -DCLB_WRAP=%d", wrap);
+    return buf[0] ? buf : NULL;
+}
+
 static int stream_setup(struct stream *s, const struct clb_device *dev, struct clb_error *e)
 {
     const struct clb_cl_env *env = s->env;
     const cl_uint n32 = (cl_uint)s->n;
+    char options[64];
     cl_int err;
 
     if (!(s->prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("stream"),
-                                 s->fp64 ? "-DREAL=double -DCLB_FP64" : NULL, e)))
+                                 build_options(s->fp64, options, sizeof(options)), e)))
         return -1;
     s->init = clCreateKernel(s->prog, "clb_stream_init", &err);
     if (clb_cl_check(e, "clCreateKernel", err))
@@ -167,8 +254,7 @@ static int stream_setup(struct stream *s, const struct clb_device *dev, struct c
             return -1;
     }
     if (set_mem(s->init, 0, s->a, e) || set_mem(s->init, 1, s->b, e) ||
-        set_mem(s->init, 2, s->c, e) || set_real(s, s->init, 3, START_A, e) ||
-        set_real(s, s->init, 4, START_B, e) || set_real(s, s->init, 5, START_C, e) ||
+        set_mem(s->init, 2, s->c, e) ||
         set_mem(s->k[K_COPY], 0, s->a, e) || set_mem(s->k[K_COPY], 1, s->c, e) ||
         set_mem(s->k[K_MUL], 0, s->b, e) || set_mem(s->k[K_MUL], 1, s->c, e) ||
         set_real(s, s->k[K_MUL], 2, SCALAR, e) || set_mem(s->k[K_ADD], 0, s->a, e) ||
@@ -208,39 +294,6 @@ static double at(const void *x, bool fp64, size_t j)
     return fp64 ? ((const double *)x)[j] : ((const float *)x)[j];
 }
 
-static double worst_error(const void *x, bool fp64, size_t n, double want)
-{
-    double worst = 0.0;
-
-    for (size_t j = 0; x && j < n; j++) {
-        double err = fabs(at(x, fp64, j) - want) / fabs(want);
-        if (!(err <= worst))
-            worst = isnan(err) ? INFINITY : err;
-    }
-    return worst;
-}
-
-/*
- * acc + a * b in the device's precision: the product rounded then added, or
- * fused into the add (OpenCL C may contract either way). The product is its
- * own statement so that the host's compiler does not contract it either (in
- * C11 mode GCC contracts nothing, clang only within one expression).
- */
-static double add_product(double acc, double a, double b, bool fp64, bool fused)
-{
-    if (fp64) {
-        if (fused)
-            return fma(a, b, acc);
-        const double p = a * b;
-        return acc + p;
-    }
-    const float fa = (float)a, fb = (float)b, facc = (float)acc;
-    if (fused)
-        return fmaf(fa, fb, facc);
-    const float p = fa * fb;
-    return facc + p;
-}
-
 double clb_stream_dot_replay(const struct clb_stream_outcome *o, bool fused)
 {
     const size_t G = o->dot_global, L = o->dot_local;
@@ -277,48 +330,90 @@ static double exact_sum(const void *a, const void *b, bool fp64, size_t n)
     return (double)clb_csum_value(&sum);
 }
 
-bool clb_stream_verify(const struct clb_stream_outcome *o, char *why, size_t why_len)
+/* Whether every element of the arrays lies in its range; else `why` names the first that does not. */
+static bool arrays_verify(const struct clb_stream_outcome *o, char *why, size_t len)
 {
-    double want[3];
     const void *arrays[3] = { o->a, o->b, o->c };
-    const double u = o->fp64 ? 0x1p-53 : 0x1p-24, tol = o->fp64 ? 1e-12 : 1e-4;
+    struct clb_stream_expect x;
+    bool ok = true;
 
-    clb_stream_expected(o->iters, o->fp64, &want[0], &want[1], &want[2]);
-    for (int i = 0; i < 3; i++) {
-        double worst = worst_error(arrays[i], o->fp64, o->n, want[i]);
-        if (!(worst <= tol)) {
-            snprintf(why, why_len, "wrong result: array %c differs from %.*g by up to %.3g "
-                                   "(relative)", "abc"[i], o->fp64 ? 17 : 9, want[i], worst);
-            return false;
-        }
+    if (clb_stream_expect_init(&x, o->iters, o->fp64)) {
+        snprintf(why, len, "out of host memory");
+        return false;
     }
+    /* g and the exponent step with j (j + 1's mantissa index is g + 10123 mod 16381), as
+     * clb_stream_expected computes them, without a division an element. */
+    double scale[EXPONENTS];
+    for (int i = 0; i < EXPONENTS; i++)
+        scale[i] = ldexp(1, i + LOWEST_EXPONENT);
+    for (size_t j = 0, g = 0, ei = 0; ok && j < o->n; j++) {
+        for (int k = 0; k < 3; k++) {
+            double lo, hi;
+            if (!arrays[k])
+                continue;
+            if (o->iters)
+                lo = x.lo[3 * g + (size_t)k] * scale[ei], hi = x.hi[3 * g + (size_t)k] * scale[ei];
+            else
+                clb_stream_expected(&x, j, k, &lo, &hi);
+            const double v = at(arrays[k], o->fp64, j);
+            if (!(v >= lo && v <= hi)) { /* NaN too */
+                const int digits = o->fp64 ? 17 : 9;
+                if (lo == hi)
+                    snprintf(why, len, "wrong result: array %c element %zu is %.*g, expected %.*g",
+                             "abc"[k], j, digits, v, digits, lo);
+                else
+                    snprintf(why, len, "wrong result: array %c element %zu is %.*g, expected "
+                             "%.*g to %.*g", "abc"[k], j, digits, v, digits, lo, digits, hi);
+                ok = false;
+                break;
+            }
+        }
+        g = g + MULTIPLIER >= MANTISSAS ? g + MULTIPLIER - MANTISSAS : g + MULTIPLIER;
+        ei = ei + 1 == EXPONENTS ? 0 : ei + 1;
+    }
+    clb_stream_expect_free(&x);
+    return ok;
+}
+
+bool clb_stream_verify(const struct clb_stream_outcome *o, struct clb_stream_verdict *v)
+{
+    const double u = o->fp64 ? 0x1p-53 : 0x1p-24;
+    const int digits = o->fp64 ? 17 : 9;
+
+    v->arrays[0] = v->dot[0] = v->read[0] = v->chunked[0] = '\0';
+    arrays_verify(o, v->arrays, sizeof(v->arrays));
     if (!o->a || !o->b)
-        return true;
+        return !v->arrays[0];
     /*
      * The sums are held against the arrays the device holds, not the host's recurrence:
-     * within the arrays' tolerance an element may be many ulps from it (the device fuses
-     * the triad or not), and the order of a long sum's roundings follows every bit of its
-     * terms. BabelStream's dot is replayed exactly over the device's grid (plain or fused
-     * adds; a few ulps allowed); the read pass adds 16 elements a work-item in a tree
-     * (within 16 ulps of the exact sum); the chunked dot adds 32 products a lane, then 16
-     * lanes (within 64 ulps). The read pass and the chunked dot cover whole work-items.
+     * an element may sit anywhere in its range (the device fuses the triad or not), and the
+     * order of a long sum's roundings follows every bit of its terms. Every term is
+     * positive, so a bound relative to the sum holds whatever the terms' magnitudes
+     * (2^-85 to 2^62 here). BabelStream's dot is replayed exactly over the device's grid
+     * (plain or fused adds; the host's compensated sums of the partials, on both sides,
+     * differ by far less than the 4 ulps allowed). The read pass adds 16 elements a
+     * work-item in a tree of depth 4: each partial within (1 + u)^4 - 1 of its exact sum,
+     * so the total within about 4u of the exact sum (16 ulps allowed). The chunked dot
+     * rounds a product and adds 32 of them a lane, then adds s0 + s1 and 16 lanes in a
+     * tree of depth 4: within (1 + u)^38 - 1, about 38u (64 ulps allowed). The read pass
+     * and the chunked dot cover whole work-items (n is whole chunks).
      */
     const double plain = clb_stream_dot_replay(o, false), fused = clb_stream_dot_replay(o, true);
-    const double sums[3] = { o->dot, o->read, o->dot_chunked };
-    const double wants[3] = { fabs(o->dot - fused) < fabs(o->dot - plain) ? fused : plain,
-                              exact_sum(o->a, NULL, o->fp64, o->n / 16 * 16),
-                              o->has_chunked ? exact_sum(o->a, o->b, o->fp64,
-                                                         o->n / DOT_CHUNK * DOT_CHUNK)
-                                             : 0 };
-    const double tols[3] = { 4 * u, 16 * u, 64 * u };
-    static const char *const what[3] = { "dot", "read sum", "chunked dot" };
-    for (int i = 0; i < 3; i++)
-        if ((i < 2 || o->has_chunked) && !(fabs(sums[i] - wants[i]) <= tols[i] * fabs(wants[i]))) {
-            snprintf(why, why_len, "wrong result: %s %.*g, expected %.*g", what[i],
-                     o->fp64 ? 17 : 9, sums[i], o->fp64 ? 17 : 9, wants[i]);
-            return false;
-        }
-    return true;
+    const double dot = fabs(o->dot - fused) < fabs(o->dot - plain) ? fused : plain;
+    if (!(fabs(o->dot - dot) <= 4 * u * fabs(dot)))
+        snprintf(v->dot, sizeof(v->dot), "wrong result: dot %.*g, expected %.*g", digits,
+                 o->dot, digits, dot);
+    const double read = exact_sum(o->a, NULL, o->fp64, o->n / 16 * 16);
+    if (!(fabs(o->read - read) <= 16 * u * fabs(read)))
+        snprintf(v->read, sizeof(v->read), "wrong result: read sum %.*g, expected %.*g", digits,
+                 o->read, digits, read);
+    if (o->has_chunked) {
+        const double chunked = exact_sum(o->a, o->b, o->fp64, o->n / DOT_CHUNK * DOT_CHUNK);
+        if (!(fabs(o->dot_chunked - chunked) <= 64 * u * fabs(chunked)))
+            snprintf(v->chunked, sizeof(v->chunked), "wrong result: chunked dot %.*g, "
+                     "expected %.*g", digits, o->dot_chunked, digits, chunked);
+    }
+    return !v->arrays[0] && !v->dot[0] && !v->read[0] && !v->chunked[0];
 }
 
 /* The sum of kernel `which`'s partial sums (read into scratch); -1 only on a device fault. */
@@ -334,7 +429,7 @@ static int partial_sum(struct stream *s, int which, void *scratch, double *sum,
 }
 
 /* Reads the arrays and partial sums back and verifies them; -1 only on a device fault. */
-static int stream_check(struct stream *s, unsigned iters, char *why, size_t len,
+static int stream_check(struct stream *s, unsigned iters, struct clb_stream_verdict *v,
                         struct clb_error *e)
 {
     const size_t most = s->n_partial[K_READ] > s->n_partial[K_DOT_CHUNKED]
@@ -360,8 +455,7 @@ static int stream_check(struct stream *s, unsigned iters, char *why, size_t len,
     if (partial_sum(s, K_DOT, partial, &o.dot, e) || partial_sum(s, K_READ, partial, &o.read, e) ||
         (s->chunked && partial_sum(s, K_DOT_CHUNKED, partial, &o.dot_chunked, e)))
         goto out;
-    why[0] = '\0';
-    clb_stream_verify(&o, why, len);
+    clb_stream_verify(&o, v);
     rc = 0;
 out:
     for (int i = 0; i < 3; i++)
@@ -430,6 +524,7 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     const uint64_t max_alloc = clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES);
     const uint64_t global = clb_device_u64(dev, CLB_PROP_GLOBAL_MEM_BYTES);
     enum clb_row_status status = CLB_ROW_OK;
+    struct clb_stream_verdict verdict = { "", "", "", "" };
     unsigned since_init = 0;
 
     for (int i = 0; i < n_rows; i++)
@@ -470,24 +565,33 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
         status = CLB_ROW_ERROR;
         snprintf(why, sizeof(why), "%s", e.msg);
     } else {
-        for (int i = 0; i < n_rows; i++)
+        for (int i = 0; i < n_rows; i++) {
             rows[i]->work = arrays_moved[i] * (double)s.n * (double)s.elem;
+            rows[i]->launch.elements = s.n;
+            rows[i]->launch.global_size = s.global[i];
+            rows[i]->launch.local_size = s.local[i];
+        }
         if (stream_rounds(&s, rows, n_rows, opt, &since_init, why, sizeof(why)))
             status = CLB_ROW_ERROR;
-        else if (stream_check(&s, since_init, why, sizeof(why), &e)) {
+        else if (stream_check(&s, since_init, &verdict, &e)) {
             status = CLB_ROW_ERROR;
             snprintf(why, sizeof(why), "%s", e.msg);
-        } else if (why[0]) {
-            status = CLB_ROW_FAILED;
         }
     }
     clb_format_bytes((uint64_t)s.n * s.elem, a, sizeof(a));
     for (int i = 0; i < n_rows; i++) {
-        rows[i]->status = status;
-        snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", status == CLB_ROW_OK ? "" : why);
+        /* Each row fails on its own kernel's check: copy, mul, add and triad wrote the
+         * arrays; the sums were held against the arrays the device left. */
+        const char *wrong = i <= K_TRIAD ? verdict.arrays
+                            : i == K_DOT ? verdict.dot
+                            : i == K_READ ? verdict.read
+                                          : verdict.chunked;
+        rows[i]->status = status == CLB_ROW_OK && wrong[0] ? CLB_ROW_FAILED : status;
+        snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s",
+                 status != CLB_ROW_OK ? why : wrong);
         snprintf(rows[i]->check, sizeof(rows[i]->check),
-                 "3 arrays of %s, the dot products and the read sum against the scalar "
-                 "recurrence", a);
+                 "every element of 3 arrays of %s against its own start's rounds; the %s "
+                 "against the arrays", a, s.chunked ? "dot, read and chunked sums" : "dot and read sums");
         clb_micro_row_summarize(rows[i]);
     }
     stream_release(&s);
@@ -495,6 +599,24 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
 }
 
 enum { LOCAL_N = 256, LOCAL_ROUNDS = 1024 }; /* LOCAL_N as in stream.cl; 16 rounds a multiple of it */
+
+uint64_t clb_stream_local_bits(unsigned entry, bool fp64)
+{
+    /* TILE in stream.cl: a multiplicative hash's top bits as the mantissa of [1, 2). */
+    return fp64 ? UINT64_C(0x3ff0000000000000) | (uint64_t)entry * UINT64_C(0x9e3779b97f4a7c15) >> 12
+                : UINT32_C(0x3f800000) | (uint32_t)(entry * UINT32_C(2654435761)) >> 9;
+}
+
+uint64_t clb_stream_local_expected(bool fp64)
+{
+    /* Each work-item reads every tile entry 16 x rounds / LOCAL_N times: the sum of their
+     * bit patterns that many times, wrapping as the device's integers do. */
+    uint64_t tile_bits = 0;
+    for (unsigned j = 0; j < LOCAL_N; j++)
+        tile_bits += clb_stream_local_bits(j, fp64);
+    const uint64_t want = tile_bits * (16u * LOCAL_ROUNDS / LOCAL_N);
+    return fp64 ? want : (uint32_t)want;
+}
 
 /* One launch of clb_stream_local on `global` work-items, timed on the host around it. */
 static int local_launch(const struct clb_cl_env *env, cl_kernel k, size_t global,
@@ -531,6 +653,7 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
     void *host = NULL;
     size_t global = LOCAL_N;
     double seconds = 0;
+    char options[64];
     cl_int err;
 
     if (!row)
@@ -547,7 +670,7 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
         return 0;
     }
     if (!(prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("stream"),
-                              fp64 ? "-DREAL=double -DCLB_FP64" : NULL, &e)))
+                              build_options(fp64, options, sizeof(options)), &e)))
         goto fault;
     k = clCreateKernel(prog, "clb_stream_local", &err);
     if (clb_cl_check(&e, "clCreateKernel", err) ||
@@ -570,6 +693,9 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
         global *= 2;
     }
     row->work = (double)global * 16.0 * LOCAL_ROUNDS * (double)elem;
+    row->launch.global_size = global;
+    row->launch.local_size = LOCAL_N;
+    row->launch.rounds = rounds;
     while (clb_micro_want(row, opt->runs, opt->min_time_s)) {
         if (local_launch(env, k, global, &seconds, &e))
             goto fault;
@@ -585,22 +711,7 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
     if (CLB_CL(&e, clEnqueueReadBuffer, env->queue, res, CL_TRUE, 0, global * elem, host, 0,
                NULL, NULL))
         goto fault;
-    /* Each work-item reads every tile entry 16 x rounds / LOCAL_N times: the sum of their
-     * bit patterns that many times, wrapping as the device's integers do. */
-    uint64_t tile_bits = 0;
-    for (unsigned j = 0; j < LOCAL_N; j++) {
-        const double d = j;
-        const float f = (float)j;
-        uint64_t b64 = 0;
-        uint32_t b32 = 0;
-        if (fp64)
-            memcpy(&b64, &d, sizeof(d));
-        else
-            memcpy(&b32, &f, sizeof(f));
-        tile_bits += fp64 ? b64 : b32;
-    }
-    const uint64_t want64 = tile_bits * (16u * LOCAL_ROUNDS / LOCAL_N);
-    const uint64_t want = fp64 ? want64 : (uint32_t)want64;
+    const uint64_t want = clb_stream_local_expected(fp64);
     row->status = CLB_ROW_OK;
     row->reason[0] = '\0';
     for (size_t i = 0; i < global; i++) {

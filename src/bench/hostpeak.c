@@ -572,7 +572,7 @@ static void measure(const struct clb_host_peak_variant *v, unsigned threads,
         if (!clb_host_peak_check(v, values, n, rounds, why, sizeof(why)))
             goto wrong;
     }
-    row->launch = (struct clb_peak_launch){ .global_size = threads, .rounds = rounds,
+    row->launch = (struct clb_micro_launch){ .global_size = threads, .rounds = rounds,
                                             .width = v->lanes, .chains = v->acc };
     /* The clock during the FMA run: 40 windows, each after about 1 ms of this kernel (some
      * 45 ms). Not measured: clock_ghz stays 0 and no peak is derived. */

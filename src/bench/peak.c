@@ -301,7 +301,7 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
                  global, t->iters);
     /* Per round 8 chains: each a multiply-add per lane (2 operations), or one dot_acc_sat. */
     row->work = (double)global * t->iters * CHAINS * (dot ? DOT_OPS : width * 2.0);
-    row->launch = (struct clb_peak_launch){ .global_size = global, .rounds = t->iters,
+    row->launch = (struct clb_micro_launch){ .global_size = global, .rounds = t->iters,
                                             .width = dot ? 1 : width, .chains = CHAINS };
     snprintf(row->launch.options, sizeof(row->launch.options), "%s", options);
     goto done;

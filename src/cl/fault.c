@@ -30,12 +30,17 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
     return clCreateBuffer(ctx, flags, size, host, err);
 }
 
-bool clb_fault(const char *name)
+const char *clb_fault_str(const char *name)
 {
     char var[64];
     snprintf(var, sizeof(var), "CLBENCH_FAULT_%s", name);
     const char *v = getenv(var);
-    return v && *v && strcmp(v, "0") != 0;
+    return v && *v && strcmp(v, "0") != 0 ? v : NULL;
+}
+
+bool clb_fault(const char *name)
+{
+    return clb_fault_str(name) != NULL;
 }
 
 cl_int clb_cl_finish(cl_command_queue q)

@@ -206,6 +206,31 @@ static json_t *config_json(const struct clb_micro_row *row, bool measured)
     return c;
 }
 
+/* A row's launch, what its work_per_call counts (clbench/bench/micro.h). */
+static json_t *launch_json(const struct clb_micro_row *row)
+{
+    const struct clb_micro_launch *l = &row->launch;
+    json_t *j = json_object();
+
+    json_object_set_new(j, row->device ? "global_size" : "threads",
+                        json_integer((json_int_t)l->global_size));
+    if (!strcmp(row->benchmark, "bandwidth"))
+        json_object_set_new(j, "local_size", l->local_size
+                                                 ? json_integer((json_int_t)l->local_size)
+                                                 : json_null());
+    if (l->elements)
+        json_object_set_new(j, "elements", json_integer((json_int_t)l->elements));
+    if (l->rounds)
+        json_object_set_new(j, "rounds", json_integer((json_int_t)l->rounds));
+    if (l->chains) {
+        json_object_set_new(j, "width", json_integer(l->width));
+        json_object_set_new(j, "chains", json_integer(l->chains));
+    }
+    if (row->device && l->options[0])
+        json_object_set_new(j, "build_options", json_string(l->options));
+    return j;
+}
+
 static json_t *row_json(const struct clb_micro_row *row)
 {
     char id[32], best_key[48];
@@ -250,6 +275,8 @@ static json_t *row_json(const struct clb_micro_row *row)
         json_object_set_new(o, best_key, json_real(row->median));
         if (row->work > 0)
             json_object_set_new(o, "work_per_call", json_real(row->work));
+        if (row->launch.global_size)
+            json_object_set_new(o, "launch", launch_json(row));
         if (row->ranks) {
             json_object_set_new(o, "algbw_gbps", json_real(row->algbw));
             json_object_set_new(o, "path_median_s", row->path_median_s > 0
@@ -258,18 +285,6 @@ static json_t *row_json(const struct clb_micro_row *row)
         }
         json_object_set_new(o, "verified", json_boolean(row->status == CLB_ROW_OK));
         json_object_set_new(o, "check", json_string(row->check));
-        if (row->launch.global_size) {
-            const struct clb_peak_launch *l = &row->launch;
-            json_t *j = json_object();
-            json_object_set_new(j, row->device ? "global_size" : "threads",
-                                json_integer((json_int_t)l->global_size));
-            json_object_set_new(j, "rounds", json_integer((json_int_t)l->rounds));
-            json_object_set_new(j, "width", json_integer(l->width));
-            json_object_set_new(j, "chains", json_integer(l->chains));
-            if (row->device)
-                json_object_set_new(j, "build_options", json_string(l->options));
-            json_object_set_new(o, "launch", j);
-        }
         if (row->clock_ghz > 0)
             json_object_set_new(o, "clock", json_pack("{s:f, s:f}", "ghz", row->clock_ghz,
                                                       "under_fma", row->clock_under_fma));

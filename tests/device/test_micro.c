@@ -2,7 +2,9 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,16 +67,96 @@ static void peak(void **state)
     clb_micro_results_finish(&res);
 }
 
+/* One bandwidth run on every device, both precisions, at an odd size (whole chunks of
+ * 1024 elements: 244 of float, 122 of double), shared by the tests below. */
+static struct clb_micro_results bw;
+
 static void bandwidth(void **state)
 {
-    struct clb_micro_results res = { 0 };
-    struct clb_micro_options opt = { .runs = 2, .bytes = 4u << 20 };
+    static const char *const both[] = { "fp32", "fp64" };
+    struct clb_micro_options opt = { .runs = 1, .bytes = 1000003, .precisions = both,
+                                     .n_precisions = 2 };
 
     (void)state;
-    each_device(clb_bandwidth_run, &opt, &res);
-    assert_rows(&res, "bandwidth", 5);
-    assert_true(clb_micro_bandwidth(&res, &inv->devices[0]) > 0);
-    clb_micro_results_finish(&res);
+    each_device(clb_bandwidth_run, &opt, &bw);
+    assert_rows(&bw, "bandwidth", 5);
+    assert_true(clb_micro_bandwidth(&bw, &inv->devices[0]) > 0);
+}
+
+/*
+ * The bytes each stream row credits are what its kernel's launch touches, from what
+ * kernels/stream.cl does per work-item (not from bandwidth.c's table): each work-item
+ * covers `covered` elements of the arrays (0: BabelStream's dot, whose grid strides over
+ * all of them) and loads or stores `arrays` elements for each; so the launch touches
+ * work-items x covered x element size x arrays, and its work-items cover the arrays once.
+ */
+static void assert_bytes(const char *kernel, size_t covered, double arrays, bool per_group)
+{
+    size_t rows = 0;
+
+    for (size_t i = 0; i < bw.n_rows; i++) {
+        const struct clb_micro_row *r = &bw.rows[i];
+        char want[64];
+        snprintf(want, sizeof(want), "%s %s", r->precision, kernel);
+        if (r->status == CLB_ROW_UNAVAILABLE || strcmp(r->case_, want))
+            continue;
+        if (r->status != CLB_ROW_OK)
+            fail_msg("%s: %s", r->case_, r->reason);
+        const double elem = !strcmp(r->precision, "fp64") ? 8 : 4;
+        if (covered && (uint64_t)r->launch.global_size * covered != r->launch.elements)
+            fail_msg("%s: %zu work-items x %zu elements cover %" PRIu64 " elements, not the "
+                     "arrays' %" PRIu64, r->case_, r->launch.global_size, covered,
+                     (uint64_t)r->launch.global_size * covered, r->launch.elements);
+        assert_true(r->launch.global_size > 0 && r->launch.global_size <= r->launch.elements);
+        const double touched = covered ? (double)r->launch.global_size * (double)covered * elem * arrays
+                                       : (double)r->launch.elements * elem * arrays;
+        if (r->work != touched)
+            fail_msg("%s: %.0f bytes credited, the launch touches %.0f (%zu work-items, "
+                     "%" PRIu64 " elements of %g bytes, %g arrays)", r->case_, r->work, touched,
+                     r->launch.global_size, r->launch.elements, elem, arrays);
+        /* One work-item an element runs on the runtime's work-groups; the dot's tree on
+         * its own, whole ones. */
+        assert_true(per_group ? r->launch.local_size > 0 && r->launch.global_size % r->launch.local_size == 0
+                              : r->launch.local_size == 0);
+        rows++;
+    }
+    assert_true(rows >= 1);
+}
+
+/* copy c = a, mul b = s c: an element an item, read and written: 2 arrays. */
+static void bytes_copy(void **state) { (void)state; assert_bytes("copy", 1, 2, false); }
+static void bytes_mul(void **state) { (void)state; assert_bytes("mul", 1, 2, false); }
+/* add c = a + b, triad a = b + s c: 3 arrays. */
+static void bytes_add(void **state) { (void)state; assert_bytes("add", 1, 3, false); }
+static void bytes_triad(void **state) { (void)state; assert_bytes("triad", 1, 3, false); }
+/* BabelStream's dot reads a and b (its partial sums, one per work-group, not counted,
+ * as BabelStream does not). */
+static void bytes_dot(void **state) { (void)state; assert_bytes("dot", 0, 2, true); }
+/* read: 16 elements of a loaded and one sum stored an item. */
+static void bytes_read(void **state) { (void)state; assert_bytes("read", 16, 1 + 1.0 / 16, false); }
+/* The chunked dot: 1024 elements of a and b an item (its one partial sum not counted). */
+static void bytes_chunked(void **state) { (void)state; assert_bytes("dot chunked", 1024, 2, false); }
+
+/* local: work-groups of 256, each work-item 16 loads a round, `rounds` rounds. */
+static void bytes_local(void **state)
+{
+    size_t rows = 0;
+
+    (void)state;
+    for (size_t i = 0; i < bw.n_rows; i++) {
+        const struct clb_micro_row *r = &bw.rows[i];
+        if (!strstr(r->case_, " local") || r->status != CLB_ROW_OK)
+            continue;
+        const double elem = !strcmp(r->precision, "fp64") ? 8 : 4;
+        assert_true(r->launch.local_size == 256 && r->launch.global_size % 256 == 0 && r->launch.rounds > 0);
+        if (r->work != (double)r->launch.global_size * 16 * r->launch.rounds * elem)
+            fail_msg("%s: %.0f bytes credited, the launch (%zu work-items x 16 x %u rounds x "
+                     "%g bytes) touches %.0f", r->case_, r->work, r->launch.global_size, r->launch.rounds,
+                     elem, (double)r->launch.global_size * 16 * r->launch.rounds * elem);
+        rows++;
+    }
+    assert_true(rows >= 1);
+    clb_micro_results_finish(&bw);
 }
 
 static void bandwidth_too_big_is_skipped(void **state)
@@ -131,6 +213,14 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(peak),
         cmocka_unit_test(bandwidth),
+        cmocka_unit_test(bytes_copy),
+        cmocka_unit_test(bytes_mul),
+        cmocka_unit_test(bytes_add),
+        cmocka_unit_test(bytes_triad),
+        cmocka_unit_test(bytes_dot),
+        cmocka_unit_test(bytes_read),
+        cmocka_unit_test(bytes_chunked),
+        cmocka_unit_test(bytes_local),
         cmocka_unit_test(bandwidth_too_big_is_skipped),
         cmocka_unit_test(transfer),
         cmocka_unit_test(latency),

@@ -46,7 +46,7 @@ static size_t type_size(const char *options)
 
 /* The operations the kernel counts itself over one launch like row's: the sum of the
  * work-items' counters of a CLB_COUNT_OPS build with row's options, at row's global size. */
-static uint64_t counted_ops(const struct clb_cl_env *env, const struct clb_peak_launch *l)
+static uint64_t counted_ops(const struct clb_cl_env *env, const struct clb_micro_launch *l)
 {
     struct clb_error e = { "" };
     char options[sizeof(l->options) + 32];
@@ -109,7 +109,7 @@ static void counts_of(const char *precision)
         assert_int_equal(clb_peak_run(&inv->devices[d], &env, &opt, &res), 0);
         for (size_t i = 0; i < res.n_rows; i++) {
             const struct clb_micro_row *r = &res.rows[i];
-            const struct clb_peak_launch *l = &r->launch;
+            const struct clb_micro_launch *l = &r->launch;
             if (r->status == CLB_ROW_UNAVAILABLE) {
                 /* Only the optional types may be missing. */
                 assert_true(!strcmp(precision, "fp64") || !strcmp(precision, "fp16"));

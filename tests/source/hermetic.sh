@@ -43,8 +43,8 @@ listed=$(sed -n '/^hermetic_vars = \[/,/^\]/p' "$root/tests/meson.build" |
 # Read by name: getenv, clb_fault's CLBENCH_FAULT_ names, mpi.c's launcher counts.
 read_by_name=$(grep -rhoE '(getenv|env_count)\("[A-Z][A-Z0-9_]*"\)' "$root/src" "$root/include" |
         sed 's/.*("\(.*\)")/\1/'
-    grep -rhoE 'clb_fault\("[A-Z][A-Z0-9_]*"\)' "$root/src" |
-        sed 's/clb_fault("\(.*\)")/CLBENCH_FAULT_\1/')
+    grep -rhoE 'clb_fault(_str)?\("[A-Z][A-Z0-9_]*"\)' "$root/src" |
+        sed 's/clb_fault[_a-z]*("\(.*\)")/CLBENCH_FAULT_\1/')
 in_families() {
     case "$1" in
         OPENBLAS_* | GOTO_* | GOTOBLAS_* | OMP_* | GOMP_* | KMP_* | POCL_* | OCL_ICD_* | OPENCL_* | \
@@ -55,6 +55,11 @@ in_families() {
 for v in $(printf '%s\n' "$read_by_name" | sort -u); do
     [ "$v" = HOME ] && continue # the setups set it to the build's test-home
     in_families "$v" || bad "clbench reads $v, which hermetic.sh leaves as it finds it"
+    # clbench's own (test hooks, its cache, its ICDs) must be settable by a test.
+    case "$v" in
+        CLBENCH_*) printf '%s\n' "$listed" | grep -qx "$v" ||
+            bad "clbench reads $v, which is not in tests/meson.build's hermetic_vars" ;;
+    esac
 done
 # Set by a test, in an env: list or as a VAR=value argument (of env or a script).
 set_by_tests=$(grep -rhoE "['\" ](OPENBLAS|GOTO|OMP|GOMP|KMP|POCL|OCL_ICD|OPENCL|CLBENCH|OMPI|PMI|PMIX|SLURM|XDG)_[A-Z0-9_]*=|['\" ]TMPDIR=" \

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "clbench/bench/micro.h"
+#include "clbench/util/csum.h"
 #include <CL/cl_half.h>
 
 static const char *const precs[] = { "fp32", "fp64", "fp16", "int32", "int16", "int8" };
@@ -255,22 +256,7 @@ static void peak_int8dot(void **state)
     assert_true(y.by_class[3] != x.by_class[3]);
 }
 
-static void stream_recurrence(void **state)
-{
-    double a, b, c;
-
-    (void)state;
-    clb_stream_expected(1, false, &a, &b, &c);
-    /* c = a = 0.1; b = 0.4 c = 0.04; c = a + b = 0.14; a = b + 0.4 c = 0.096 */
-    assert_true(fabs(a - 0.096) < 1e-7 && fabs(b - 0.04) < 1e-7 && fabs(c - 0.14) < 1e-7);
-    /* In double, the same to double's precision; float's rounding shows at 1e-9. */
-    double da, db, dc;
-    clb_stream_expected(1, true, &da, &db, &dc);
-    assert_true(fabs(da - 0.096) < 1e-15 && fabs(db - 0.04) < 1e-15 && fabs(dc - 0.14) < 1e-15);
-    assert_true(fabs(a - 0.096) > 1e-12);
-}
-
-/* Arrays of n elements (float or double) holding the values after `iters` rounds. */
+/* Arrays of n elements (float or double) all holding v. */
 static void *filled(bool fp64, size_t n, double v)
 {
     void *x = malloc(n * (fp64 ? sizeof(double) : sizeof(float)));
@@ -283,73 +269,373 @@ static void *filled(bool fp64, size_t n, double v)
     return x;
 }
 
-static void stream_verify_catches_corruption(void **state)
+/* The start pattern: exact values, every element its own within a period. */
+static void stream_start_pattern(void **state)
 {
-    enum { N = 4096 };
-    char why[256];
+    (void)state;
+    assert_true(clb_stream_start(0) == 0x1p-30);
+    assert_true(clb_stream_start(1) == (1 + 10123 * 0x1p-14) * 0x1p-29);
+    assert_true(clb_stream_start(60) == 0x1p30 * (1 + (60 * 10123 % 16381) * 0x1p-14));
+    /* Exact in float as in double. */
+    for (uint64_t j = 0; j < 5000; j++)
+        assert_true((double)(float)clb_stream_start(j) == clb_stream_start(j));
+    /* Any distance short of the period (powers of two, work-group strides, the primes
+     * themselves) changes the value; the period does not. */
+    static const uint64_t d[] = { 1, 2, 16, 61, 64, 256, 1024, 4096, 16381, 16384, 65536,
+                                  1u << 20, 3u << 20, CLB_STREAM_PERIOD - 1 };
+    for (uint64_t j = 0; j < 4096; j += 7) {
+        for (size_t i = 0; i < sizeof(d) / sizeof(*d); i++)
+            assert_true(clb_stream_start(j) != clb_stream_start(j + d[i]));
+        assert_true(clb_stream_start(j) == clb_stream_start(j + CLB_STREAM_PERIOD));
+    }
+}
+
+/* One round from 1.0 by hand; float's rounding shows, double's does not. */
+static void stream_one_round(void **state)
+{
+    struct clb_stream_expect x;
+    double lo, hi;
+
+    (void)state;
+    /* c = a = 1; b = 0.4 c = 0.4; c = a + b = 1.4; a = b + 0.4 c = 0.96 (element 0 is
+     * 2^-30 x 1.0). */
+    assert_int_equal(clb_stream_expect_init(&x, 1, true), 0);
+    clb_stream_expected(&x, 0, 0, &lo, &hi);
+    assert_true(fabs(lo * 0x1p30 - 0.96) < 1e-15 && fabs(hi * 0x1p30 - 0.96) < 1e-15);
+    clb_stream_expected(&x, 0, 1, &lo, &hi);
+    assert_true(fabs(lo * 0x1p30 - 0.4) < 1e-15 && lo == hi);
+    clb_stream_expected(&x, 0, 2, &lo, &hi);
+    assert_true(fabs(lo * 0x1p30 - 1.4) < 1e-15 && lo == hi);
+    clb_stream_expect_free(&x);
+    assert_int_equal(clb_stream_expect_init(&x, 1, false), 0);
+    clb_stream_expected(&x, 0, 0, &lo, &hi);
+    assert_true(fabs(lo * 0x1p30 - 0.96) < 1e-7 && fabs(lo * 0x1p30 - 0.96) > 1e-12);
+    clb_stream_expect_free(&x);
+    /* No round: the starts themselves, b and c one and two elements on. */
+    assert_int_equal(clb_stream_expect_init(&x, 0, false), 0);
+    clb_stream_expected(&x, 5, 2, &lo, &hi);
+    assert_true(lo == hi && lo == clb_stream_start(7));
+    clb_stream_expect_free(&x);
+}
+
+/*
+ * Neighbouring mantissas' ranges never overlap, in any array, after one round or 200
+ * (the most between re-initialisations), nor the largest mantissa's with the next
+ * exponent's smallest: no two elements of a period may hold the same value.
+ */
+static void stream_ranges_apart(void **state)
+{
+    static const unsigned iters[] = { 1, 200 };
+
+    (void)state;
+    for (int p = 0; p < 2; p++)
+        for (size_t t = 0; t < 2; t++) {
+            struct clb_stream_expect x;
+            double widest = 0;
+            assert_int_equal(clb_stream_expect_init(&x, iters[t], p == 1), 0);
+            for (int k = 0; k < 3; k++) {
+                for (unsigned g = 0; g < 16381; g++) {
+                    const double lo = x.lo[3 * g + (unsigned)k], hi = x.hi[3 * g + (unsigned)k];
+                    assert_true(lo <= hi);
+                    if (hi - lo > widest * lo)
+                        widest = (hi - lo) / lo;
+                    if (g + 1 < 16381)
+                        assert_true(hi < x.lo[3 * (g + 1) + (unsigned)k]);
+                }
+                assert_true(x.hi[3 * 16380 + (unsigned)k] < 2 * x.lo[(unsigned)k]);
+            }
+            /* The gap between mantissas is 2^-14; the widest range after 200 rounds is a
+             * few float ulps (fused and plain rounding apart), not the 1e-4 a bound on
+             * every rounding would allow. */
+            assert_true(widest < (p ? 1e-13 : 1e-5));
+            if (iters[t] == 200)
+                assert_true(widest > 0);
+            clb_stream_expect_free(&x);
+        }
+}
+
+/*
+ * A device by brute force: the arrays from their starts, `iters` rounds of copy, mul,
+ * add, triad in the precision's own arithmetic, the triad fused where fused(round, j)
+ * says; kernel `wrap` (1 copy ... 4 triad, 5 dot, 6 read, 7 chunked, as stream.cl's
+ * CLB_WRAP) reads index j mod `window` instead of j. Then the sums as the kernels form
+ * them.
+ */
+struct sim {
+    bool fp64;
+    size_t n;
+    void *a, *b, *c;
+    struct clb_stream_outcome o;
+};
+
+static double get(const void *x, bool fp64, size_t j)
+{
+    return fp64 ? ((const double *)x)[j] : ((const float *)x)[j];
+}
+
+static void put(void *x, bool fp64, size_t j, double v)
+{
+    if (fp64)
+        ((double *)x)[j] = v;
+    else
+        ((float *)x)[j] = (float)v;
+}
+
+static double mul_p(double x, double y, bool fp64)
+{
+    const float p = (float)x * (float)y;
+    return fp64 ? x * y : p;
+}
+
+static double add_p(double x, double y, bool fp64)
+{
+    const float t = (float)x + (float)y;
+    return fp64 ? x + y : t;
+}
+
+static double triad_p(double b, double s, double c, bool fp64, bool fused)
+{
+    if (fused)
+        return fp64 ? fma(s, c, b) : fmaf((float)s, (float)c, (float)b);
+    return add_p(b, mul_p(s, c, fp64), fp64);
+}
+
+static bool never(unsigned r, size_t j) { (void)r, (void)j; return false; }
+static bool always(unsigned r, size_t j) { (void)r, (void)j; return true; }
+static bool odd_rounds(unsigned r, size_t j) { (void)j; return r % 2; }
+static bool some_elements(unsigned r, size_t j) { return (j * 7 + r) % 3 == 0; }
+
+/* Sum of 16-element trees in the precision (the read pass), the partials summed
+ * compensated as the host does (a plain sum, in double under valgrind, would add its own
+ * rounding). */
+static double sim_read(const struct sim *m, const void *a)
+{
+    struct clb_csum total = { 0, 0 };
+    for (size_t i = 0; i < m->n / 16; i++) {
+        double v[16];
+        for (int l = 0; l < 16; l++)
+            v[l] = get(a, m->fp64, 16 * i + (size_t)l);
+        for (int step = 8; step > 0; step /= 2)
+            for (int l = 0; l < step; l++)
+                v[l] = add_p(v[l], v[l + step], m->fp64);
+        clb_csum_add(&total, v[0]);
+    }
+    return (double)clb_csum_value(&total);
+}
+
+/* The chunked dot: 32 products a lane in two accumulators, then a tree over 16 lanes. */
+static double sim_chunked(const struct sim *m, const void *a, const void *b)
+{
+    struct clb_csum total = { 0, 0 };
+    for (size_t i = 0; i < m->n / 1024; i++) {
+        double s0[16] = { 0 }, s1[16] = { 0 };
+        for (size_t v = 0; v < 64; v += 2)
+            for (size_t l = 0; l < 16; l++) {
+                const size_t j0 = 1024 * i + 16 * v + l, j1 = j0 + 16;
+                s0[l] = add_p(s0[l], mul_p(get(a, m->fp64, j0), get(b, m->fp64, j0), m->fp64), m->fp64);
+                s1[l] = add_p(s1[l], mul_p(get(a, m->fp64, j1), get(b, m->fp64, j1), m->fp64), m->fp64);
+            }
+        for (int l = 0; l < 16; l++)
+            s0[l] = add_p(s0[l], s1[l], m->fp64);
+        for (int step = 8; step > 0; step /= 2)
+            for (int l = 0; l < step; l++)
+                s0[l] = add_p(s0[l], s0[l + step], m->fp64);
+        clb_csum_add(&total, s0[0]);
+    }
+    return (double)clb_csum_value(&total);
+}
+
+/* A copy of x whose element j is x[j mod window]: what a kernel reading wrapped sees. */
+static void *wrapped(const struct sim *m, const void *x, size_t window)
+{
+    void *w = filled(m->fp64, m->n, 0);
+    for (size_t j = 0; j < m->n; j++)
+        put(w, m->fp64, j, get(x, m->fp64, j % window));
+    return w;
+}
+
+static void sim_run(struct sim *m, bool fp64, size_t n, unsigned iters,
+                    bool (*fused)(unsigned, size_t), int wrap, size_t window)
+{
+    const double s = fp64 ? 0.4 : (float)0.4;
+
+    *m = (struct sim){ .fp64 = fp64, .n = n };
+    if (!wrap)
+        window = n;
+    m->a = filled(fp64, n, 0), m->b = filled(fp64, n, 0), m->c = filled(fp64, n, 0);
+    for (size_t j = 0; j < n; j++) {
+        put(m->a, fp64, j, clb_stream_start(j));
+        put(m->b, fp64, j, clb_stream_start(j + 1));
+        put(m->c, fp64, j, clb_stream_start(j + 2));
+    }
+    for (unsigned r = 0; r < iters; r++) {
+#define AT(k, j) (wrap == (k) ? (j) % window : (j))
+        for (size_t j = 0; j < n; j++)
+            put(m->c, fp64, j, get(m->a, fp64, AT(1, j)));
+        for (size_t j = 0; j < n; j++)
+            put(m->b, fp64, j, mul_p(s, get(m->c, fp64, AT(2, j)), fp64));
+        for (size_t j = 0; j < n; j++)
+            put(m->c, fp64, j, add_p(get(m->a, fp64, AT(3, j)), get(m->b, fp64, AT(3, j)), fp64));
+        for (size_t j = 0; j < n; j++)
+            put(m->a, fp64, j, triad_p(get(m->b, fp64, AT(4, j)), s, get(m->c, fp64, AT(4, j)),
+                                       fp64, fused(r, j)));
+#undef AT
+    }
+    m->o = (struct clb_stream_outcome){ .a = m->a, .b = m->b, .c = m->c, .n = n, .fp64 = fp64,
+                                        .iters = iters, .has_chunked = true,
+                                        .dot_global = 96, .dot_local = 32 };
+    /* The sums over the arrays each kernel saw: wrapped for the faulty one. */
+    void *wa = wrapped(m, m->a, window), *wb = wrapped(m, m->b, window);
+    struct clb_stream_outcome seen = m->o;
+    if (wrap == 5)
+        seen.a = wa, seen.b = wb;
+    m->o.dot = clb_stream_dot_replay(&seen, fused(0, 0));
+    m->o.read = sim_read(m, wrap == 6 ? wa : m->a);
+    m->o.dot_chunked = sim_chunked(m, wrap == 7 ? wa : m->a, wrap == 7 ? wb : m->b);
+    free(wa);
+    free(wb);
+}
+
+static void sim_free(struct sim *m)
+{
+    free(m->a);
+    free(m->b);
+    free(m->c);
+}
+
+/* A right device passes however it rounds the triad: plain, fused, mixed by round or by
+ * element; the sums are tight (held against the arrays, not a band around them). */
+static void stream_verify_right_device(void **state)
+{
+    bool (*const modes[])(unsigned, size_t) = { never, always, odd_rounds, some_elements };
+    struct clb_stream_verdict v;
+
+    (void)state;
+    for (int p = 0; p < 2; p++)
+        for (size_t f = 0; f < 4; f++) {
+            struct sim m;
+            sim_run(&m, p == 1, 8192, 9, modes[f], 0, 0);
+            if (!clb_stream_verify(&m.o, &v))
+                fail_msg("fp%d mode %zu: %s|%s|%s|%s", p ? 64 : 32, f, v.arrays, v.dot,
+                         v.read, v.chunked);
+            const double u = p ? 0x1p-53 : 0x1p-24, dot = m.o.dot, read = m.o.read;
+            m.o.dot = dot * (1 + 16 * u);
+            assert_false(clb_stream_verify(&m.o, &v));
+            assert_non_null(strstr(v.dot, "wrong result: dot"));
+            assert_true(!v.arrays[0] && !v.read[0] && !v.chunked[0]);
+            m.o.dot = dot;
+            m.o.read = read * (1 + 64 * u);
+            assert_false(clb_stream_verify(&m.o, &v));
+            assert_non_null(strstr(v.read, "read sum"));
+            m.o.read = read;
+            m.o.dot_chunked *= 1 + 256 * u;
+            assert_false(clb_stream_verify(&m.o, &v));
+            assert_non_null(strstr(v.chunked, "chunked dot"));
+            m.o.has_chunked = false; /* not run (a GPU): not checked */
+            assert_true(clb_stream_verify(&m.o, &v));
+            sim_free(&m);
+        }
+}
+
+/*
+ * The right count of the wrong elements, as CLBENCH_FAULT_STREAM_INDEX makes the
+ * kernels read: each of copy, mul, add and triad fails the arrays, and leaves the
+ * sums' checks alone; dot, read and the chunked dot each fail their own sum only.
+ */
+static void stream_verify_wrong_indices(void **state)
+{
+    static const char *const what[] = { "", "array", "array", "array", "array",
+                                        "wrong result: dot", "read sum", "chunked dot" };
+    struct clb_stream_verdict v;
+
+    (void)state;
+    for (int p = 0; p < 2; p++)
+        for (int wrap = 1; wrap <= 7; wrap++) {
+            struct sim m;
+            sim_run(&m, p == 1, 16384, 3, always, wrap, 4096);
+            assert_false(clb_stream_verify(&m.o, &v));
+            const char *msg = wrap <= 4 ? v.arrays : wrap == 5 ? v.dot : wrap == 6 ? v.read
+                                                                               : v.chunked;
+            if (!strstr(msg, what[wrap]))
+                fail_msg("fp%d wrap %d: '%s'", p ? 64 : 32, wrap, msg);
+            /* The first wrong element is the window's end: every one past it is wrong. */
+            if (wrap <= 4)
+                assert_non_null(strstr(msg, "element 4096 "));
+            else
+                assert_true(!v.arrays[0]);
+            sim_free(&m);
+        }
+}
+
+/* One element from one wrong index, near or far, or one round too few or too many; an
+ * element one ulp out of its range; a NaN. */
+static void stream_verify_one_element(void **state)
+{
+    static const size_t from[] = { 1, 61, 4096, 16381 };
+    const size_t j = 3000;
+    struct clb_stream_verdict v;
 
     (void)state;
     for (int p = 0; p < 2; p++) {
         const bool fp64 = p == 1;
-        double wa, wb, wc;
-        clb_stream_expected(11, fp64, &wa, &wb, &wc);
-        void *a = filled(fp64, N, wa), *b = filled(fp64, N, wb), *c = filled(fp64, N, wc);
-        struct clb_stream_outcome o = { .a = a, .b = b, .c = c, .n = N, .fp64 = fp64,
-                                        .iters = 11, .read = wa * N, .has_chunked = true,
-                                        .dot_chunked = wa * wb * N, .dot_global = 96,
-                                        .dot_local = 32 };
-        /* The device's dot as it adds: plain or fused, both accepted. */
-        o.dot = clb_stream_dot_replay(&o, false);
-        assert_true(clb_stream_verify(&o, why, sizeof(why)));
-        o.dot = clb_stream_dot_replay(&o, true);
-        assert_true(clb_stream_verify(&o, why, sizeof(why)));
-        /* A fifth of the elements never read: far inside a k u bound of N/96 terms in
-         * float, caught by the replay. */
-        o.dot *= 0.8;
-        assert_false(clb_stream_verify(&o, why, sizeof(why)));
-        o.dot = clb_stream_dot_replay(&o, false) * (1 + 1e-4);
-        assert_false(clb_stream_verify(&o, why, sizeof(why)));
-        o.dot = clb_stream_dot_replay(&o, false);
-        assert_true(clb_stream_verify(&o, why, sizeof(why)));
-        /* The wrong round count is caught. */
-        o.iters = 10;
-        assert_false(clb_stream_verify(&o, why, sizeof(why)));
-        o.iters = 11;
-        /* One element of one array off by far less than a float ulp, in double. */
-        if (fp64) {
-            ((double *)c)[N - 1] *= 1 + 1e-9;
-            assert_false(clb_stream_verify(&o, why, sizeof(why)));
-            assert_non_null(strstr(why, "array c"));
-            ((double *)c)[N - 1] = wc;
-        } else {
-            ((float *)c)[N - 1] *= 1.01f;
-            assert_false(clb_stream_verify(&o, why, sizeof(why)));
-            assert_non_null(strstr(why, "array c"));
-            ((float *)c)[N - 1] = (float)wc;
+        struct sim m;
+        sim_run(&m, fp64, 20480, 5, some_elements, 0, 0);
+        if (!clb_stream_verify(&m.o, &v))
+            fail_msg("fp%d: %s|%s|%s|%s", fp64 ? 64 : 32, v.arrays, v.dot, v.read, v.chunked);
+        for (int k = 0; k < 3; k++) {
+            void *x = k == 0 ? m.a : k == 1 ? m.b : m.c;
+            for (size_t i = 0; i < sizeof(from) / sizeof(*from); i++) {
+                const double keep = get(x, fp64, j);
+                put(x, fp64, j, get(x, fp64, j + from[i]));
+                assert_false(clb_stream_verify(&m.o, &v));
+                assert_non_null(strstr(v.arrays, "element 3000 "));
+                put(x, fp64, j, keep);
+            }
         }
-        /* Each sum: the dot products and the read pass. */
-        const double dot = o.dot;
-        o.dot *= 0.99;
-        assert_false(clb_stream_verify(&o, why, sizeof(why)));
-        assert_non_null(strstr(why, "dot"));
-        o.dot = dot;
-        o.read *= 1.01;
-        assert_false(clb_stream_verify(&o, why, sizeof(why)));
-        assert_non_null(strstr(why, "read sum"));
-        o.read = wa * N;
-        o.dot_chunked = 0;
-        assert_false(clb_stream_verify(&o, why, sizeof(why)));
-        assert_non_null(strstr(why, "chunked dot"));
-        o.has_chunked = false; /* not run: not checked */
-        assert_true(clb_stream_verify(&o, why, sizeof(why)));
-        if (fp64)
-            ((double *)a)[7] = NAN;
-        else
-            ((float *)a)[7] = NAN;
-        assert_false(clb_stream_verify(&o, why, sizeof(why)));
-        free(a);
-        free(b);
-        free(c);
+        m.o.iters = 4;
+        assert_false(clb_stream_verify(&m.o, &v));
+        m.o.iters = 6;
+        assert_false(clb_stream_verify(&m.o, &v));
+        m.o.iters = 5;
+        struct clb_stream_expect x;
+        assert_int_equal(clb_stream_expect_init(&x, 5, fp64), 0);
+        double lo, hi;
+        clb_stream_expected(&x, 777, 2, &lo, &hi);
+        clb_stream_expect_free(&x);
+        const double keep = get(m.c, fp64, 777);
+        put(m.c, fp64, 777, fp64 ? nextafter(hi, INFINITY) : nextafterf((float)hi, INFINITY));
+        assert_false(clb_stream_verify(&m.o, &v));
+        assert_non_null(strstr(v.arrays, "array c element 777 "));
+        put(m.c, fp64, 777, fp64 ? nextafter(lo, 0) : nextafterf((float)lo, 0));
+        assert_false(clb_stream_verify(&m.o, &v));
+        put(m.c, fp64, 777, NAN);
+        assert_false(clb_stream_verify(&m.o, &v));
+        put(m.c, fp64, 777, keep);
+        assert_true(clb_stream_verify(&m.o, &v));
+        sim_free(&m);
+    }
+}
+
+/* Local memory: the whole tile read 64 times is the expected sum; a window of it (the
+ * fault hook's 64 entries) is not; every entry's bits its own. */
+static void stream_local_sum(void **state)
+{
+    (void)state;
+    for (int p = 0; p < 2; p++) {
+        const bool fp64 = p == 1;
+        uint64_t all = 0, window = 0;
+        for (unsigned j = 0; j < 256; j++) {
+            all += 64 * clb_stream_local_bits(j, fp64);
+            window += 64 * clb_stream_local_bits(j % 64, fp64);
+            for (unsigned i = 0; i < j; i++)
+                assert_true(clb_stream_local_bits(i, fp64) != clb_stream_local_bits(j, fp64));
+        }
+        if (!fp64)
+            all = (uint32_t)all, window = (uint32_t)window;
+        assert_true(all == clb_stream_local_expected(fp64));
+        assert_true(window != clb_stream_local_expected(fp64));
+        /* A float in [1, 2): 0x3f8..., a double 0x3ff... */
+        assert_true(clb_stream_local_bits(5, fp64) >> (fp64 ? 52 : 23) == (fp64 ? 0x3ffu : 0x7fu));
     }
 }
 
@@ -393,45 +679,6 @@ static void stream_dot_replay(void **state)
     free(db);
 }
 
-/*
- * The sums are held against the arrays the device left, not the host's recurrence: an
- * element may sit many ulps from it (within the arrays' tolerance), and a long sum's
- * roundings then fall elsewhere. A dot replayed from the recurrence's value missed a
- * correct device by 255 ulps this way.
- */
-static void stream_sums_follow_the_arrays(void **state)
-{
-    enum { N = 4096 };
-    const double u = 0x1p-53;
-    char why[256];
-    double wa, wb, wc;
-
-    (void)state;
-    clb_stream_expected(200, true, &wa, &wb, &wc);
-    double *a = filled(true, N, wa), *b = filled(true, N, wb), *c = filled(true, N, wc);
-    struct clb_stream_outcome o = { .a = a, .b = b, .c = c, .n = N, .fp64 = true,
-                                    .iters = 200, .dot_global = 32, .dot_local = 16 };
-    const double from_recurrence = clb_stream_dot_replay(&o, true);
-    double v[3];
-    for (size_t j = 0; j < N; j++) {
-        a[j] = v[j % 3] = wa * (1 + (double)(j % 3) * 64 * u);
-        b[j] = wb * (1 - 32 * u);
-    }
-    o.dot = clb_stream_dot_replay(&o, true);
-    /* 4096 = 1366 + 1365 + 1365: within 3 ulps of the sum of a (no long double: valgrind
-     * computes it in double). */
-    o.read = 1366 * v[0] + 1365 * v[1] + 1365 * v[2];
-    assert_true(fabs(o.dot - from_recurrence) > 8 * u * o.dot);
-    assert_true(clb_stream_verify(&o, why, sizeof(why)));
-    /* The replay stays tight: 4 ulps around it are allowed, 16 are not. */
-    o.dot *= 1 + 16 * u;
-    assert_false(clb_stream_verify(&o, why, sizeof(why)));
-    assert_non_null(strstr(why, "dot"));
-    free(a);
-    free(b);
-    free(c);
-}
-
 static void row_summary(void **state)
 {
     struct clb_micro_results r = { 0 };
@@ -462,10 +709,14 @@ int main(void)
         cmocka_unit_test(peak_dropped_loop_fails),
         cmocka_unit_test(peak_copied_results_fail),
         cmocka_unit_test(peak_int8dot),
-        cmocka_unit_test(stream_recurrence),
-        cmocka_unit_test(stream_verify_catches_corruption),
+        cmocka_unit_test(stream_start_pattern),
+        cmocka_unit_test(stream_one_round),
+        cmocka_unit_test(stream_ranges_apart),
+        cmocka_unit_test(stream_verify_right_device),
+        cmocka_unit_test(stream_verify_wrong_indices),
+        cmocka_unit_test(stream_verify_one_element),
+        cmocka_unit_test(stream_local_sum),
         cmocka_unit_test(stream_dot_replay),
-        cmocka_unit_test(stream_sums_follow_the_arrays),
         cmocka_unit_test(row_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,16 +48,23 @@ struct clb_micro_row {
     double clock_under_fma;     /* host peak: the share of that clock call the threads spent
                                    in the FMA kernel (0..1) */
     /*
-     * peak (clbench's kernels and the host's): the launch `work` counts, as run:
-     * work = global_size x rounds x chains x (operations of one chain step on a
-     * `width`-element vector). 0s where nothing was launched.
+     * The timed kernel's launch, as run, so that tests hold `work` to it (0s where
+     * nothing was launched; the JSON row's "launch").
+     * peak (clbench's kernels and the host's): work = global_size x rounds x chains x
+     * (operations of one chain step on a `width`-element vector).
+     * bandwidth: work = the bytes the kernel's work-items move (elements, global_size,
+     * local_size; local: rounds of 16 reads each).
      */
-    struct clb_peak_launch {
-        uint64_t global_size;   /* work-items per launch; host: threads */
-        uint64_t rounds;        /* loop rounds each work-item (thread) runs */
-        unsigned width;         /* the kernel's vector width (WIDTH; int8dot: 1, a packed uint) */
-        unsigned chains;        /* independent chains per work-item (host: accumulators) */
-        char options[160];      /* OpenCL: the kernel's build options; host: "" */
+    struct clb_micro_launch {
+        uint64_t global_size;   /* work-items per launch; host peak: threads */
+        uint64_t local_size;    /* bandwidth: per work-group; 0: the runtime's choice */
+        uint64_t rounds;        /* peak: loop rounds each work-item (thread) runs; bandwidth
+                                   local: the kernel's `rounds` argument; else 0 */
+        uint64_t elements;      /* bandwidth: per array (the streams; 0 for local) */
+        unsigned width;         /* peak: the kernel's vector width (WIDTH; int8dot: 1, a
+                                   packed uint) */
+        unsigned chains;        /* peak: independent chains per work-item (host: accumulators) */
+        char options[160];      /* peak on OpenCL: the kernel's build options; else "" */
     } launch;
 };
 
@@ -216,11 +223,42 @@ bool clb_peak_verify(const struct clb_peak_expect *x, const void *out, size_t n,
                      size_t why_len);
 
 /*
- * The arrays' values after `iters` rounds of copy, mul, add, triad
- * (BabelStream's order, scalar 0.4, from a = 0.1, b = 0.2, c = 0), computed
- * in float or, with fp64, in double, as the device does.
+ * The stream arrays' pattern. Element j of a starts from
+ *   v(j) = (1 + g 2^-14) 2^e,  g = 10123 (j mod 16381) mod 16381,  e = (j mod 61) - 30
+ * (b from v(j + 1), c from v(j + 2)), exact in float and double. 16381 and 61
+ * are primes, so within a period of 16381 x 61 = 999241 elements (no power of
+ * two, no multiple of a work-group) every element's start is its own; the
+ * multiplier puts neighbours' mantissas far apart (2^-14 is 512 float ulps,
+ * and the neighbours' exponents differ). A power of two commutes with every
+ * rounding while nothing under- or overflows (2^-30 x 0.96^200 x 0.4 is far
+ * above float's 2^-126, 2^31 x 1.4 far below 2^128), so an element's rounds
+ * are its mantissa's rounds scaled by 2^e: the host replays 16381 mantissas,
+ * not every element.
  */
-void clb_stream_expected(unsigned iters, bool fp64, double *a, double *b, double *c);
+enum { CLB_STREAM_PERIOD = 16381 * 61 };
+double clb_stream_start(uint64_t j);
+
+/*
+ * What every element may hold after `iters` rounds of copy, mul, add, triad
+ * (BabelStream's order and scalar, 0.4) in float or, with fp64, double: for
+ * each start mantissa, the range [lo, hi] of a, b and c over every way the
+ * device may round the triad b + 0.4 c (the product rounded, or fused into
+ * the add: OpenCL C may contract either way, in any round). Each operation is
+ * monotone in its inputs (all positive), so replaying the lowest and highest
+ * values through both forms bounds every mix; a device with correctly rounded
+ * add, multiply and fma (OpenCL's full profile) lands inside, to the bit.
+ */
+struct clb_stream_expect {
+    unsigned iters;
+    bool fp64;
+    double *lo, *hi;        /* owned: [3 g + array], array 0 a, 1 b, 2 c */
+};
+/* 0, or -1 when out of memory. */
+int clb_stream_expect_init(struct clb_stream_expect *x, unsigned iters, bool fp64);
+void clb_stream_expect_free(struct clb_stream_expect *x);
+/* The range element j of array (0 a, 1 b, 2 c) may hold; after 0 rounds, its start. */
+void clb_stream_expected(const struct clb_stream_expect *x, uint64_t j, int array, double *lo,
+                         double *hi);
 
 /* What one precision's bandwidth run left behind, for clb_stream_verify. */
 struct clb_stream_outcome {
@@ -245,14 +283,34 @@ struct clb_stream_outcome {
 double clb_stream_dot_replay(const struct clb_stream_outcome *o, bool fused);
 
 /*
- * Checks the bandwidth benchmark's outcome: every element of the arrays
- * against the scalar recurrence after `iters` rounds (relative 1e-4 in
- * float, 1e-12 in double); then, against the arrays themselves,
- * BabelStream's dot against its exact replay (clb_stream_dot_replay, within
- * 4 ulps), the read sum against the sum of a (16 ulps) and the chunked dot
- * against the sum of a * b (64 ulps). Returns true, or false with `why`
- * filled.
+ * What clb_stream_verify found, one message per check ("" when it passed):
+ * the arrays (which copy, mul, add and triad wrote), BabelStream's dot, the
+ * read pass's sum and the chunked dot. Each row of a bandwidth run takes its
+ * own kernel's: a wrong read sum fails the read row, not triad's.
  */
-bool clb_stream_verify(const struct clb_stream_outcome *o, char *why, size_t why_len);
+struct clb_stream_verdict {
+    char arrays[256], dot[256], read[256], chunked[256];
+};
+
+/*
+ * Checks the bandwidth benchmark's outcome: every element of every array
+ * against its range after `iters` rounds from its own start
+ * (clb_stream_expected); then, against the arrays themselves, BabelStream's
+ * dot against its exact replay (clb_stream_dot_replay, within 4 ulps), the
+ * read sum against the sum of a (16 ulps) and the chunked dot against the
+ * sum of a * b (64 ulps). Returns whether all passed; v says which did not.
+ */
+bool clb_stream_verify(const struct clb_stream_outcome *o, struct clb_stream_verdict *v);
+
+/*
+ * Local memory's tile (clb_stream_local in stream.cl): entry j's bits, a float
+ * (double with fp64) in [1, 2) whose mantissa is a multiplicative hash of j; and
+ * what every work-item must return, each of the 256 entries read 64 times
+ * (16 reads x 1024 rounds / 256) and their bits summed, modulo 2^32 (2^64).
+ * A read of fewer entries changes it; a permutation of the same entries does
+ * not (every entry is still read).
+ */
+uint64_t clb_stream_local_bits(unsigned entry, bool fp64);
+uint64_t clb_stream_local_expected(bool fp64);
 
 #endif

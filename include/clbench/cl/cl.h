@@ -65,11 +65,17 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
  *   CLBENCH_FAULT_PAD=1       every GEMM result from a device in a mode with padding
  *                             or an offset gets one element of C's buffer outside
  *                             the matrix changed (src/bench/gemm_run.c): every such
- *                             row must fail.
+ *                             row must fail;
+ *   CLBENCH_FAULT_STREAM_INDEX=KERNEL  bandwidth builds kernels/stream.cl with
+ *                             -DCLB_WRAP, so that KERNEL (copy, mul, add, triad, dot,
+ *                             read, chunked or local) reads the right count of the
+ *                             wrong elements: its index wrapped to the first 4096
+ *                             elements (local: 64 tile entries). Its row must fail.
  */
 bool clb_fault_build(const char *options);
 bool clb_fault_alloc(void);
 bool clb_fault(const char *name); /* CLBENCH_FAULT_<name> is set and not "0" */
+const char *clb_fault_str(const char *name); /* its value then, else NULL */
 
 /* clFinish through the CLBENCH_FAULT_FINISH hook; use it for every wait. */
 cl_int clb_cl_finish(cl_command_queue q);
