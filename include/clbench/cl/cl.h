@@ -65,7 +65,11 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
  *   CLBENCH_FAULT_PAD=1       every GEMM result from a device in a mode with padding
  *                             or an offset gets one element of C's buffer outside
  *                             the matrix changed (src/bench/gemm_run.c): every such
- *                             row must fail.
+ *                             row must fail;
+ *   CLBENCH_FAULT_LATE=1      every GEMM result but a row's first call's, from any
+ *                             backend, gets C's first element changed before it is
+ *                             verified (as a kernel whose later calls go wrong): every
+ *                             row must fail, whatever beta is.
  */
 bool clb_fault_build(const char *options);
 bool clb_fault_alloc(void);
