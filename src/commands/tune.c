@@ -94,7 +94,7 @@ static const struct clb_option tune_options[] = {
       "Time for each device, e.g. 120s (default: 60), spread over the precisions and sizes: "
       "each gets what is left divided by those still to come; each backend's first candidate "
       "(its built-in choice) always runs to completion, and a winner is measured again beside "
-      "it before it is stored", clb_opt_seconds,
+      "it before it is stored", clb_opt_time_limit,
       offsetof(struct tune_config, budget_s) },
     { "size", 'n', "LIST",
       "Sizes to tune, N x N x N each, a list or range as gemm -n takes (default: "
