@@ -231,7 +231,7 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     struct clb_tune_match match = { 0 };
     const bool have_stored = !row->untuned && be->tuning && row->device && opt->stored_params &&
                              opt->stored_params(row->device, be->tuning->kernel,
-                                                data->precision, data->shape, &stored, &match);
+                                                data->precision, data->shape, &data->mode, &stored, &match);
     /* An untuned row is the backend given no stored parameters: its built-in choice. */
     void *state = be->create(row->device, env, data, have_stored ? &stored : NULL, &e);
     size_t cap = opt->runs;

@@ -362,10 +362,10 @@ static void measure_limits(const struct gemm_config *cfg, const struct clb_selec
 
 /* The tuning cache behind the runner's stored parameters. */
 static bool stored_params(const struct clb_device *dev, const char *kernel, enum clb_precision p,
-                          struct clb_gemm_shape shape, struct clb_tune_params *out,
-                          struct clb_tune_match *match)
+                          struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
+                          struct clb_tune_params *out, struct clb_tune_match *match)
 {
-    return clb_tuning_lookup(dev, kernel, clb_precision_name(p), shape, out, match);
+    return clb_tuning_lookup(dev, kernel, clb_precision_name(p), shape, mode, out, match);
 }
 
 static int gemm_main(struct gemm_config *cfg, bool show_devices)

@@ -147,9 +147,10 @@ static void too_large_is_skipped_before_allocating(void **state)
 
 /* Stored parameters that make clbench's own kernel run its local-memory (GPU) variant anywhere. */
 static bool local_variant(const struct clb_device *dev, const char *kernel, enum clb_precision p,
-                          struct clb_gemm_shape shape, struct clb_tune_params *out,
-                          struct clb_tune_match *match)
+                          struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
+                          struct clb_tune_params *out, struct clb_tune_match *match)
 {
+    (void)mode;
     static const char *const names[] = { "VARIANT", "TM", "VW", "NV", "LX", "LY", "KW" };
     static const size_t values[] = { 1, 3, 1, 2, 4, 4, 8 };
 
