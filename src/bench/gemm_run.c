@@ -173,6 +173,20 @@ static void fault_pad(const struct clb_gemm_row *row, const struct clb_gemm_data
                                                             : l->offset - 1, 0.0);
 }
 
+/*
+ * CLBENCH_FAULT_LATE: one element of C changed in every result but the first
+ * call's, from any backend, as a kernel whose later calls go wrong (a stale
+ * state, a cached program) would leave it.
+ */
+static void fault_late(const struct clb_gemm_data *data, void *c, bool first)
+{
+    const size_t i = clb_gemm_at(&data->lc, 0, 0);
+
+    if (first || !clb_fault("LATE"))
+        return;
+    clb_gemm_store(data->precision, c, i, 2.0 * clb_gemm_load(data->precision, c, i) + 1.0);
+}
+
 static void set_reason(struct clb_gemm_row *row, enum clb_row_status st, const char *msg)
 {
     row->status = st;
@@ -190,6 +204,7 @@ static int check_result(struct clb_gemm_row *row, void *state, const struct clb_
         return -1;
     fault_tile(row, data, c, seed);
     fault_pad(row, data, c);
+    fault_late(data, c, row->n_verified == 0);
     clb_gemm_verify(ref, c, &v);
     merge_verify(row, &v);
     if (!v.passed)
@@ -216,7 +231,7 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     struct clb_tune_match match = { 0 };
     const bool have_stored = !row->untuned && be->tuning && row->device && opt->stored_params &&
                              opt->stored_params(row->device, be->tuning->kernel,
-                                                data->precision, data->shape, &stored, &match);
+                                                data->precision, data->shape, &data->mode, &stored, &match);
     /* An untuned row is the backend given no stored parameters: its built-in choice. */
     void *state = be->create(row->device, env, data, have_stored ? &stored : NULL, &e);
     size_t cap = opt->runs;
@@ -272,9 +287,16 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
         row->times_s[row->n_times] = clb_now_s() - t;
         measured += row->times_s[row->n_times++];
     }
-    /* With beta = 0 every call computes the same C: check the last one as well. */
-    if (data->beta == 0.0 &&
-        check_result(row, state, data, ref, c, "last timed call", false, opt->seed, &e))
+    /*
+     * With beta = 0 every call computes the same C: check the last one as well.
+     * Otherwise each timed call added to C, so C goes back to its start and one
+     * more (untimed) call is checked: a call after the timed ones must still be right.
+     */
+    if (data->beta == 0.0
+            ? check_result(row, state, data, ref, c, "last timed call", false, opt->seed, &e)
+            : be->upload(state, &e) || be->run(state, &e) ||
+                  check_result(row, state, data, ref, c, "call after the timed ones", false,
+                               opt->seed, &e))
         goto fault;
 
     if (opt->transfers && !clb_interrupted()) {

@@ -95,8 +95,10 @@ done:
     for (int i = 0; i < N_FIGURES; i++) {
         rows[i]->status = status;
         snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", why);
-        snprintf(rows[i]->check, sizeof(rows[i]->check), "the last of %zu launches stored its value",
-                 n + WARMUP);
+        /* v is the count launched: --min-time may have run many more than n + WARMUP. */
+        snprintf(rows[i]->check, sizeof(rows[i]->check),
+                 "the last of %u launches (%d untimed, %zu timed) stored its value", v, WARMUP,
+                 rows[ROUND_TRIP]->n_times);
         clb_micro_row_summarize(rows[i]);
     }
     if (buf)

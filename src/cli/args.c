@@ -52,6 +52,19 @@ int clb_opt_percent(const char *arg, void *field, struct clb_error *e)
     return 0;
 }
 
+int clb_opt_straggler(const char *arg, void *field, struct clb_error *e)
+{
+    if (clb_opt_percent(arg, field, e))
+        return -1;
+    /* 0 % flags every rank off the median by any noise; 100 % below it is never reached. */
+    if (*(double *)field <= 0.0 || *(double *)field >= 1.0) {
+        clb_error_set(e, "'%s' flags every rank or none: expected more than 0%% and less than "
+                         "100%%, e.g. 10%%", arg);
+        return -1;
+    }
+    return 0;
+}
+
 int clb_opt_dtype(const char *arg, void *field, struct clb_error *e)
 {
     if (clb_dtype_parse(arg, field))

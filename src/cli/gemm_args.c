@@ -244,6 +244,32 @@ int clb_opt_scalar(const char *arg, void *field, struct clb_error *e)
     return clb_parse_double(arg, -1e30, 1e30, field, e);
 }
 
+int clb_opt_time_limit(const char *arg, void *field, struct clb_error *e)
+{
+    if (clb_opt_seconds(arg, field, e))
+        return -1;
+    /* 0 s would run nothing: every size skipped, yet an exit status of 0. */
+    if (*(double *)field <= 0.0) {
+        clb_error_set(e, "'%s' leaves no time to run anything: expected more than 0 seconds, "
+                         "e.g. 60s, up to 86400", arg);
+        return -1;
+    }
+    return 0;
+}
+
+int clb_opt_alpha(const char *arg, void *field, struct clb_error *e)
+{
+    if (clb_opt_scalar(arg, field, e))
+        return -1;
+    /* BLAS libraries (OpenBLAS among them) then only scale C: 2*M*N*K flops never run. */
+    if (*(double *)field == 0.0) {
+        clb_error_set(e, "alpha 0 leaves C = beta*C, and BLAS libraries then skip A*B: no "
+                         "GEMM would be timed; expected a nonzero value (default: 1)");
+        return -1;
+    }
+    return 0;
+}
+
 int clb_opt_blas_core(const char *arg, void *field, struct clb_error *e)
 {
     size_t n = strlen(arg);

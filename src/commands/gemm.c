@@ -84,8 +84,8 @@ static const struct clb_option gemm_options[] = {
       "Keep timing calls until at least this much time was measured (default: 0)",
       clb_opt_seconds, offsetof(struct gemm_config, min_time_s) },
     { "max-time", 0, "SECONDS",
-      "Start no new result after this long; the rest show as skipped (default: no limit)",
-      clb_opt_seconds, offsetof(struct gemm_config, max_time_s) },
+      "Start no new result after this long, more than 0; the rest show as skipped (default: "
+      "no limit)", clb_opt_time_limit, offsetof(struct gemm_config, max_time_s) },
     { "threads", 0, "N", "OpenBLAS threads (default: every CPU this process may use)",
       clb_opt_positive, offsetof(struct gemm_config, threads) },
     { "blas-core", 0, "MODE",
@@ -97,7 +97,7 @@ static const struct clb_option gemm_options[] = {
       offsetof(struct gemm_config, transfers) },
     { "seed", 0, "N", "Seed of the random inputs (default: 42)", clb_opt_u64,
       offsetof(struct gemm_config, seed) },
-    { "alpha", 0, "X", "alpha in C = alpha*A*B + beta*C (default: 1)", clb_opt_scalar,
+    { "alpha", 0, "X", "alpha in C = alpha*A*B + beta*C, not 0 (default: 1)", clb_opt_alpha,
       offsetof(struct gemm_config, alpha) },
     { "beta", 0, "X", "beta in C = alpha*A*B + beta*C (default: 0)", clb_opt_scalar,
       offsetof(struct gemm_config, beta) },
@@ -263,6 +263,20 @@ static int validate(struct gemm_config *cfg)
     if (!cfg->backends.n)
         clb_opt_backends("all", &cfg->backends, &e);
     if (cfg->untuned) {
+        /* --untuned adds rows only for tunable backends: with none it would add nothing. */
+        bool tunable = false;
+        char names[256] = "";
+        for (size_t i = 0; i < cfg->backends.n; i++)
+            tunable |= cfg->backends.v[i]->tuning != NULL;
+        for (size_t b = 0; clb_gemm_backends[b]; b++)
+            if (clb_gemm_backends[b]->tuning)
+                snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+                         names[0] ? ", " : "", clb_gemm_backends[b]->name);
+        if (!tunable) {
+            fprintf(stderr, "clbench gemm: option --untuned: no backend in --backend has "
+                            "tuning; expected it with %s\n", names[0] ? names : "none");
+            return CLB_EXIT_USAGE;
+        }
         /* Each tunable backend's untuned rows just before its tuned ones, side by side. */
         struct clb_backend_list l = { 0 };
         for (size_t i = 0; i < cfg->backends.n; i++) {
@@ -349,10 +363,10 @@ static void measure_limits(const struct gemm_config *cfg, const struct clb_selec
 
 /* The tuning cache behind the runner's stored parameters. */
 static bool stored_params(const struct clb_device *dev, const char *kernel, enum clb_precision p,
-                          struct clb_gemm_shape shape, struct clb_tune_params *out,
-                          struct clb_tune_match *match)
+                          struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
+                          struct clb_tune_params *out, struct clb_tune_match *match)
 {
-    return clb_tuning_lookup(dev, kernel, clb_precision_name(p), shape, out, match);
+    return clb_tuning_lookup(dev, kernel, clb_precision_name(p), shape, mode, out, match);
 }
 
 static int gemm_main(struct gemm_config *cfg, bool show_devices)

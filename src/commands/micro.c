@@ -1,4 +1,5 @@
 /* peak, bandwidth, transfer, latency: clbench's own kernels, one command each. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -202,6 +203,25 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
             precs[opt.n_precisions++] = clb_precision_name(p);
     }
     opt.precisions = opt.n_precisions ? precs : NULL;
+    /* Arrays too small for one chunk in every precision asked for would skip every row. */
+    if (!strcmp(name, "bandwidth") && rc == CLB_EXIT_OK) {
+        bool fp32_only = opt.n_precisions > 0;
+        for (size_t i = 0; i < opt.n_precisions; i++)
+            fp32_only &= !strcmp(precs[i], "fp32");
+        const uint64_t least = CLB_STREAM_MIN_ELEMENTS * (fp32_only ? 4u : 8u);
+        for (size_t i = 0; i < (cfg->sizes.n ? cfg->sizes.n : 1); i++) {
+            const uint64_t b = cfg->sizes.n ? cfg->sizes.v[i] : cfg->bytes;
+            if (b && b < least) {
+                fprintf(stderr, "clbench bandwidth: option %s: %" PRIu64 " bytes hold fewer "
+                                "than %d %s elements (one chunk of the dot kernel): expected "
+                                "at least %s%s\n", cfg->sizes.n ? "--sizes" : "--bytes", b,
+                        CLB_STREAM_MIN_ELEMENTS, fp32_only ? "fp32" : "fp64",
+                        fp32_only ? "4K" : "8K", fp32_only ? "" : ", or 4K with -p fp32");
+                rc = CLB_EXIT_USAGE;
+                break;
+            }
+        }
+    }
     if (cfg->bytes && cfg->sizes.n) {
         fprintf(stderr, "clbench %s: options --bytes and --sizes conflict: give one\n", name);
         rc = CLB_EXIT_USAGE;

@@ -94,12 +94,13 @@ static const struct clb_option tune_options[] = {
       "Time for each device, e.g. 120s (default: 60), spread over the precisions and sizes: "
       "each gets what is left divided by those still to come; each backend's first candidate "
       "(its built-in choice) always runs to completion, and a winner is measured again beside "
-      "it before it is stored", clb_opt_seconds,
+      "it before it is stored", clb_opt_time_limit,
       offsetof(struct tune_config, budget_s) },
     { "size", 'n', "LIST",
       "Sizes to tune, N x N x N each, a list or range as gemm -n takes (default: "
       TUNE_DEFAULT_SIZES ", the sizes gemm and run measure by default); a run applies the "
-      "entry of the nearest size within 2x", opt_sizes, offsetof(struct tune_config, sizes) },
+      "entry of the nearest size within 2x to square NN row-major problems (the class tune "
+      "measures)", opt_sizes, offsetof(struct tune_config, sizes) },
     { "precision", 'p', "LIST", "fp32, fp64 or both (default: fp32)", clb_opt_precisions,
       offsetof(struct tune_config, precision) },
     { "only", 0, "WHAT", only_help, opt_only, offsetof(struct tune_config, only) },

@@ -1,4 +1,5 @@
 #include "clbench/tune/cache.h"
+#include "clbench/core/gemm_data.h"
 #include "clbench/util/file.h"
 
 #include <errno.h>
@@ -138,9 +139,29 @@ static double shape_size(struct clb_gemm_shape s)
     return cbrt((double)s.m * (double)s.n * (double)s.k);
 }
 
+void clb_tune_shape_class(struct clb_gemm_shape s, const struct clb_gemm_mode *mode, char *buf,
+                          size_t len)
+{
+    const uint64_t hi = s.m > s.n ? (s.m > s.k ? s.m : s.k) : (s.n > s.k ? s.n : s.k);
+    const uint64_t lo = s.m < s.n ? (s.m < s.k ? s.m : s.k) : (s.n < s.k ? s.n : s.k);
+    const bool ta = mode && mode->trans_a, tb = mode && mode->trans_b;
+
+    snprintf(buf, len, "%s %c%c %s",
+             (double)hi <= CLB_TUNE_SIZE_REACH * (double)lo ? "square" : "non-square",
+             ta ? 'T' : 'N', tb ? 'T' : 'N', mode && mode->col_major ? "col" : "row");
+}
+
+/* An entry's class; entries stored before classes were kept are of the one tune measures. */
+static const char *entry_class(json_t *e)
+{
+    json_t *c = json_object_get(e, "class");
+    return json_is_string(c) ? json_string_value(c) : CLB_TUNE_CLASS;
+}
+
 static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
                    const char *kernel, const char *precision, struct clb_gemm_shape shape,
-                   struct clb_tune_params *out, struct clb_tune_match *match)
+                   const struct clb_gemm_mode *mode, struct clb_tune_params *out,
+                   struct clb_tune_match *match)
 {
     char msg[8192];
     const char *name = clb_device_str(dev, CLB_PROP_NAME);
@@ -149,11 +170,13 @@ static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
     bool other_devices = false;
     double best_dist = INFINITY;
     json_t *best = NULL;
-    uint64_t nearest = 0;
+    uint64_t nearest = 0, other_class_size = 0;
+    char cls[32], other_class[32] = "";
     size_t i;
     json_t *e;
 
     memset(match, 0, sizeof(*match));
+    clb_tune_shape_class(shape, mode, cls, sizeof(cls));
     json_array_foreach(json_object_get(root, "entries"), i, e) {
         if (strcmp(str(e, "kernel"), kernel) || strcmp(str(e, "precision"), precision))
             continue;
@@ -182,6 +205,14 @@ static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
         }
         const double size = (double)json_integer_value(sz);
         const double dist = fabs(log(size / want));
+        /* Parameters measured on one class of shapes say nothing of another's speed. */
+        if (strcmp(entry_class(e), cls)) {
+            if (!other_class_size || dist < fabs(log((double)other_class_size / want))) {
+                other_class_size = (uint64_t)size;
+                snprintf(other_class, sizeof(other_class), "%.31s", entry_class(e));
+            }
+            continue;
+        }
         /* Nearest in ratio; of two as near, the larger. */
         if (dist < best_dist - 1e-12 || (fabs(dist - best_dist) <= 1e-12 && size > nearest)) {
             best_dist = dist;
@@ -198,6 +229,11 @@ static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
     if (best && best_dist <= log(CLB_TUNE_SIZE_REACH) + 1e-12)
         snprintf(match->note, sizeof(match->note),
                  "tuned at size %" PRIu64 ": the built-in choice won there, so it runs", nearest);
+    else if (!best && other_class_size)
+        snprintf(match->note, sizeof(match->note),
+                 "tuned on %s problems only (nearest size %" PRIu64 "), this %" PRIu64 "x%" PRIu64
+                 "x%" PRIu64 " is %s: not applied",
+                 other_class, other_class_size, shape.m, shape.n, shape.k, cls);
     else if (best)
         /* The hint names a size tune takes (16..16384). */
         snprintf(match->note, sizeof(match->note),
@@ -246,8 +282,8 @@ static json_t *load_for_lookup(const char *path)
 }
 
 bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const char *precision,
-                       struct clb_gemm_shape shape, struct clb_tune_params *out,
-                       struct clb_tune_match *match)
+                       struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
+                       struct clb_tune_params *out, struct clb_tune_match *match)
 {
     char path[4096];
 
@@ -255,17 +291,17 @@ bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const c
     if (clb_tuning_path(path, sizeof(path)))
         return false;
     json_t *root = load_for_lookup(path);
-    return root && lookup(root, path, dev, kernel, precision, shape, out, match);
+    return root && lookup(root, path, dev, kernel, precision, shape, mode, out, match);
 }
 
 bool clb_tuning_lookup_text(const char *text, size_t len, const struct clb_device *dev,
                             const char *kernel, const char *precision,
-                            struct clb_gemm_shape shape, struct clb_tune_params *out,
-                            struct clb_tune_match *match)
+                            struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
+                            struct clb_tune_params *out, struct clb_tune_match *match)
 {
     json_error_t je;
     json_t *root = validated(json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), "(text)", NULL);
-    bool found = root && lookup(root, "(text)", dev, kernel, precision, shape, out, match);
+    bool found = root && lookup(root, "(text)", dev, kernel, precision, shape, mode, out, match);
     json_decref(root);
     return found;
 }
@@ -318,10 +354,11 @@ static int store(const char *path, const struct clb_device *dev, const char *ker
         json_object_set_new(params, p->name[k], json_integer((json_int_t)p->value[k]));
     gmtime_r(&now, &tm);
     strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    json_t *entry = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:f, s:f, s:s}",
+    json_t *entry = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:o, s:f, s:f, s:s}",
                               "device", name, "driver", driver, "clblast", CLBLAST_VERSION,
                               "clbench", CLBENCH_VERSION, "kernel", kernel, "precision",
-                              precision, "size", (json_int_t)size, "params", params, "gflops",
+                              precision, "size", (json_int_t)size, "class", CLB_TUNE_CLASS,
+                              "params", params, "gflops",
                               gflops, "default_gflops", default_gflops, "created", created);
     if (!entry || !entries) {
         json_decref(entry);

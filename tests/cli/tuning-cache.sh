@@ -1,8 +1,9 @@
 #!/bin/sh
 # Tuned parameters are applied only when they are this device's and near the
-# problem's size: a valid entry tuned at 128 shows as "clbench (tuned @128)"
-# at 130 and is not applied at 33 (more than 2x away), which a note says; an
-# entry saying the built-in choice won keeps it near its size; a
+# problem's size and shape class: a valid entry tuned at 128 shows as
+# "clbench (tuned @128)" at 130 and is not applied at 33 (more than 2x away)
+# nor at 260x64x130 (not square), which a note says; an entry saying the
+# built-in choice won keeps it near its size; a
 # corrupt file, a file of the old format, another device or another CLBlast
 # version gives a warning and the defaults.
 set -u
@@ -42,6 +43,14 @@ jq -e '.results[] | select(.m == 130) | .tuned and .tuned_at == 128 and
     .kernel == "packed panels: TM=4 TN=8 (1 x 8) LX=4 KC=64"' "$tmp/r.json" >/dev/null ||
     fail "the row does not say which parameters ran: $(jq -c '.results[]' "$tmp/r.json")"
 [ ! -s "$tmp/err" ] || fail "warnings with a valid cache"
+# The entry (of a file before classes: tune's square NN row-major class) is not applied to a
+# problem of another shape class, however near its geometric mean (260x64x130: 129).
+"$clbench" gemm -d 0:0 -b clbench --mnk 260,64,130 --runs 1 --no-peak --format json \
+    >"$tmp/out" 2>"$tmp/err" || fail "gemm of a non-square shape"
+jq -e '.results[0] | .tuned == false and .tuned_at == null and .status == "ok" and
+    .tuning_note == "tuned on square NN row problems only (nearest size 128), this 260x64x130 is non-square NN row: not applied"' \
+    "$tmp/out" >/dev/null || fail "the square entry was applied to 260x64x130"
+[ ! -s "$tmp/err" ] || fail "warnings with a non-square shape"
 
 # Tuning found the built-in choice best at 128: at 130 it stays, not the
 # entry of 256 (also within 2x), and a note says why.

@@ -1,5 +1,6 @@
 /* peak, bandwidth, transfer and latency on the devices present (pocl in CI), small and quick. */
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <inttypes.h>
@@ -198,6 +199,14 @@ static void latency(void **state)
     each_device(clb_latency_run, &opt, &res);
     assert_rows(&res, "latency", 3);
     assert_true(res.rows[0].n_times >= 20);
+    /* The check names the launches that ran: 20 warm-ups and every timed one, not --runs'. */
+    for (size_t i = 0; i < res.n_rows; i++) {
+        char want[160];
+        snprintf(want, sizeof(want),
+                 "the last of %zu launches (20 untimed, %zu timed) stored its value",
+                 res.rows[0].n_times + 20, res.rows[0].n_times);
+        assert_string_equal(res.rows[i].check, want);
+    }
     clb_micro_results_finish(&res);
 }
 

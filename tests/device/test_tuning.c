@@ -32,9 +32,10 @@ static struct clb_tune_params stored;
 static uint64_t stored_at = 256;
 
 static bool stored_params(const struct clb_device *d, const char *kernel, enum clb_precision p,
-                          struct clb_gemm_shape shape, struct clb_tune_params *out,
-                          struct clb_tune_match *match)
+                          struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
+                          struct clb_tune_params *out, struct clb_tune_match *match)
 {
+    (void)mode;
     (void)d;
     (void)kernel;
     (void)p;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "clbench/backends/backend.h"
+#include "clbench/core/gemm_data.h"
 #include "clbench/tune/cache.h"
 #include "config.h"
 
@@ -63,7 +64,7 @@ static const struct clb_gemm_shape N1024 = { 1024, 1024, 1024 };
 static bool found(const char *kernel, const char *prec, struct clb_gemm_shape shape,
                   struct clb_tune_params *got, struct clb_tune_match *m)
 {
-    return clb_tuning_lookup(&dev, kernel, prec, shape, got, m);
+    return clb_tuning_lookup(&dev, kernel, prec, shape, NULL, got, m);
 }
 
 static void store_then_lookup(void **state)
@@ -126,7 +127,7 @@ static void size_classes(void **state)
         { { 512, 512, 512 }, 256 },     { { 700, 700, 700 }, 0 },
         { { 1024, 1024, 1024 }, 2048 }, { { 4096, 4096, 4096 }, 2048 },
         { { 4200, 4200, 4200 }, 0 },    { { 100, 100, 100 }, 0 },
-        { { 4096, 2048, 1024 }, 2048 }, /* the geometric mean, 2048 */
+        { { 2048, 1448, 2896 }, 2048 }, /* square (2x): the geometric mean, 2048 */
         { { 362, 362, 362 }, 256 },     { { 1500, 1500, 1500 }, 2048 },
         { { 724, 724, 724 }, 0 },       /* halfway in ratio: 2.8x from either */
     };
@@ -142,6 +143,91 @@ static void size_classes(void **state)
             assert_non_null(strstr(m.note, "not applied"));
         }
     }
+}
+
+/*
+ * Entries are measured on square NN row-major problems (tune's only class) and
+ * apply to that class only: a tall, wide or skinny problem of the same
+ * geometric mean, a transpose or column-major storage gets none, and a note
+ * naming both classes. An entry without a class (files before classes) is of
+ * tune's class; one of another class applies to that class only.
+ */
+static void shape_classes(void **state)
+{
+    static const struct clb_gemm_mode nn = { 0 }, tn = { .trans_a = true },
+                                      nt = { .trans_b = true }, col = { .col_major = true },
+                                      padded = { .ld_pad = 3, .offset = 16 };
+    struct clb_tune_params p = { 0 }, got;
+    struct clb_tune_match m;
+    struct clb_error e;
+    char cls[32];
+
+    (void)state;
+    clb_tune_shape_class((struct clb_gemm_shape){ 256, 256, 256 }, NULL, cls, sizeof(cls));
+    assert_string_equal(cls, "square NN row");
+    clb_tune_shape_class((struct clb_gemm_shape){ 200, 400, 300 }, &tn, cls, sizeof(cls));
+    assert_string_equal(cls, "square TN row");
+    clb_tune_shape_class((struct clb_gemm_shape){ 200, 401, 300 }, &col, cls, sizeof(cls));
+    assert_string_equal(cls, "non-square NN col");
+    clb_tune_shape_class((struct clb_gemm_shape){ 4096, 16, 256 }, &nt, cls, sizeof(cls));
+    assert_string_equal(cls, "non-square NT row");
+
+    unlink(path);
+    clb_tune_set(&p, "KWG", 8);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 256, &p, 2.0, 1.0, &e), 0);
+    FILE *f = fopen(path, "r");
+    char text[4096];
+    assert_non_null(f);
+    text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+    fclose(f);
+    assert_non_null(strstr(text, "\"class\": \"square NN row\""));
+    /* Its class: square (2x apart at most), NN, row-major; padding and offsets do not matter. */
+    static const struct clb_gemm_shape square = { 256, 256, 256 }, square2 = { 181, 362, 256 },
+                                       tall = { 4096, 16, 256 }, wide = { 128, 512, 256 };
+    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &nn, &got, &m));
+    assert_int_equal(m.size, 256);
+    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", square2, &padded, &got, &m));
+    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, NULL, &got, &m));
+    /* 4096x16x256's geometric mean is 256, yet it was never measured: not applied. */
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", tall, &nn, &got, &m));
+    assert_int_equal(m.size, 0);
+    assert_int_equal(got.n, 0);
+    assert_string_equal(m.note, "tuned on square NN row problems only (nearest size 256), this "
+                                "4096x16x256 is non-square NN row: not applied");
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", wide, &nn, &got, &m));
+    assert_non_null(strstr(m.note, "128x512x256 is non-square NN row"));
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &tn, &got, &m));
+    assert_non_null(strstr(m.note, "is square TN row: not applied"));
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &nt, &got, &m));
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &col, &got, &m));
+    assert_non_null(strstr(m.note, "is square NN col: not applied"));
+
+    /* A file from before classes: its entries are tune's class, and still apply to it. */
+    char old[2048];
+    snprintf(old, sizeof(old),
+             "{\"schema\": \"clbench-tuning/2\", \"entries\": [{\"device\": \"Test GPU 9000\", "
+             "\"driver\": \"1.2.3\", \"clblast\": \"%s\", \"clbench\": \"%s\", \"kernel\": "
+             "\"Xgemm\", \"precision\": \"fp32\", \"size\": 256, \"params\": {\"KWG\": 4}, "
+             "\"gflops\": 2, \"default_gflops\": 1%s}]}",
+             HAVE_CLBLAST ? CLBENCH_CLBLAST_VERSION : "not built", CLBENCH_VERSION, "");
+    write_file(old);
+    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &nn, &got, &m));
+    assert_int_equal(clb_tune_get(&got, "KWG", 0), 4);
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", tall, &nn, &got, &m));
+    assert_non_null(strstr(m.note, "tuned on square NN row problems only"));
+    /* An entry of another class applies to that class, and not to tune's. */
+    snprintf(old, sizeof(old),
+             "{\"schema\": \"clbench-tuning/2\", \"entries\": [{\"device\": \"Test GPU 9000\", "
+             "\"driver\": \"1.2.3\", \"clblast\": \"%s\", \"clbench\": \"%s\", \"kernel\": "
+             "\"Xgemm\", \"precision\": \"fp32\", \"size\": 256, \"params\": {\"KWG\": 4}, "
+             "\"gflops\": 2, \"default_gflops\": 1%s}]}",
+             HAVE_CLBLAST ? CLBENCH_CLBLAST_VERSION : "not built", CLBENCH_VERSION,
+             ", \"class\": \"square TN row\"");
+    write_file(old);
+    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &tn, &got, &m));
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &nn, &got, &m));
+    assert_string_equal(m.note, "tuned on square TN row problems only (nearest size 256), this "
+                                "256x256x256 is square NN row: not applied");
 }
 
 /* Where tuning found the built-in choice best, a nearby run keeps it, not a farther win. */
@@ -329,6 +415,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(store_then_lookup),
         cmocka_unit_test(size_classes),
+        cmocka_unit_test(shape_classes),
         cmocka_unit_test(builtin_won_is_kept),
         cmocka_unit_test(old_format_is_stale),
         cmocka_unit_test(corrupt_file_is_ignored),

@@ -66,13 +66,13 @@ struct clb_gemm_options {
     /*
      * Where stored tuned parameters come from (the command wires the tuning
      * cache here): true and *out filled when `kernel` (a tuning part's cache
-     * name) has parameters for dev in precision p that apply to `shape`;
+     * name) has parameters for dev in precision p that apply to `shape` in `mode`;
      * *match says which size class, or why none applies. NULL: none, every
      * backend runs its defaults.
      */
     bool (*stored_params)(const struct clb_device *dev, const char *kernel, enum clb_precision p,
-                          struct clb_gemm_shape shape, struct clb_tune_params *out,
-                          struct clb_tune_match *match);
+                          struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
+                          struct clb_tune_params *out, struct clb_tune_match *match);
 };
 
 struct clb_gemm_row {

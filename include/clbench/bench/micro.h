@@ -87,6 +87,13 @@ void clb_micro_row_summarize(struct clb_micro_row *row);
  */
 void clb_micro_pick_headlines(struct clb_micro_results *r);
 
+/*
+ * The fewest elements a bandwidth array holds: its arrays are whole chunks of
+ * the dot kernel's 1024 elements (DOT_CHUNK in src/bench/bandwidth.c), so a
+ * smaller --bytes or --sizes entry would skip every row. The commands refuse one.
+ */
+enum { CLB_STREAM_MIN_ELEMENTS = 1024 };
+
 /* Timed calls one figure takes at most, however short they are. */
 enum { CLB_MICRO_MAX_CALLS = 20000 };
 

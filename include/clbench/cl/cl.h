@@ -71,6 +71,10 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
  *                             read, chunked or local) reads the right count of the
  *                             wrong elements: its index wrapped to the first 4096
  *                             elements (local: 64 tile entries). Its row must fail.
+ *   CLBENCH_FAULT_LATE=1      every GEMM result but a row's first call's, from any
+ *                             backend, gets C's first element changed before it is
+ *                             verified (as a kernel whose later calls go wrong): every
+ *                             row must fail, whatever beta is.
  */
 bool clb_fault_build(const char *options);
 bool clb_fault_alloc(void);

@@ -16,6 +16,8 @@
 int clb_opt_pairs(const char *arg, void *field, struct clb_error *e);
 /* --threshold, --overhead: "5%" or "5" into a double fraction (0.05), 0..100 %. */
 int clb_opt_percent(const char *arg, void *field, struct clb_error *e);
+/* --straggler: as clb_opt_percent, strictly between 0 % (every rank) and 100 % (none). */
+int clb_opt_straggler(const char *arg, void *field, struct clb_error *e);
 /* --dtype, --kv-dtype into an enum clb_dtype. */
 int clb_opt_dtype(const char *arg, void *field, struct clb_error *e);
 
@@ -23,7 +25,8 @@ int clb_opt_dtype(const char *arg, void *field, struct clb_error *e);
 #define CLB_FLEET_OPTIONS(type)                                                               \
     { "straggler", 0, "PERCENT",                                                              \
       "Under mpirun/srun: flag a rank's figure this far below its figure's fleet median "     \
-      "(above it for latency) (default: 10%)", clb_opt_percent,                               \
+      "(above it for latency), more than 0% and less than 100% (default: 10%)",              \
+      clb_opt_straggler,                                                                      \
       offsetof(type, common.straggler) },                                                      \
     { "fail-on-straggler", 0, NULL, "Under mpirun/srun: exit 1 when a figure is flagged",     \
       NULL, offsetof(type, common.fail_on_straggler) }

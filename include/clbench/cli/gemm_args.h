@@ -53,5 +53,9 @@ int clb_opt_positive(const char *arg, void *field, struct clb_error *e);     /* 
 int clb_opt_u64(const char *arg, void *field, struct clb_error *e);          /* any */
 int clb_opt_seconds(const char *arg, void *field, struct clb_error *e);      /* 0..86400 */
 int clb_opt_scalar(const char *arg, void *field, struct clb_error *e);       /* finite */
+/* A time that must allow something to run (--budget, --max-time): above 0, to 86400 s. */
+int clb_opt_time_limit(const char *arg, void *field, struct clb_error *e);
+/* --alpha: finite and not 0 (alpha = 0 leaves C = beta*C: BLAS skips A*B, no GEMM is timed). */
+int clb_opt_alpha(const char *arg, void *field, struct clb_error *e);
 
 #endif
