@@ -188,8 +188,8 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
                      "kernel (clbench peak)\n");
     if (host_peak)
         fprintf(out, "%% HOST PEAK: of the host CPU's own FMA peak, measured in C on every "
-                     "available CPU (host CPU rows of clbench peak); for OpenBLAS, its share for "
-                     "the threads it ran\n");
+                     "available CPU (host CPU rows of clbench peak); for OpenBLAS on fewer threads "
+                     "than physical cores, its share: threads / cores\n");
     if (above)
         fprintf(out, "^ above the measured peak: the peak was under-measured (the machine was "
                      "busy while it ran, or the peak kernel is slower than this code); rerun "

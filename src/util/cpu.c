@@ -220,8 +220,31 @@ unsigned long clb_cpu_max_khz(void)
     return most;
 }
 
+/* CLBENCH_FAKE_CPU_TOPOLOGY=CPUS:PER_CORE (clbench/util/cpu.h); false when unset or malformed. */
+static bool fake_topology(unsigned *cpus, unsigned *per_core)
+{
+    const char *fake = getenv("CLBENCH_FAKE_CPU_TOPOLOGY");
+    char *end;
+
+    if (!fake || !*fake)
+        return false;
+    const unsigned long n = strtoul(fake, &end, 10);
+    if (end == fake || *end != ':')
+        return false;
+    const char *second = end + 1;
+    const unsigned long k = strtoul(second, &end, 10);
+    if (end == second || *end || n < 1 || k < 1 || k > n || n > CPU_SETSIZE)
+        return false;
+    *cpus = (unsigned)n;
+    *per_core = (unsigned)k;
+    return true;
+}
+
 unsigned clb_cpu_count_cores(void)
 {
+    unsigned fake_cpus, fake_per_core;
+    if (fake_topology(&fake_cpus, &fake_per_core))
+        return (fake_cpus + fake_per_core - 1) / fake_per_core;
 #if defined(__linux__)
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -264,6 +287,9 @@ unsigned clb_cpu_count_cores(void)
 
 unsigned clb_cpu_count_available(void)
 {
+    unsigned fake_cpus, fake_per_core;
+    if (fake_topology(&fake_cpus, &fake_per_core))
+        return fake_cpus;
 #if defined(__linux__)
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -274,6 +300,12 @@ unsigned clb_cpu_count_available(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
+double clb_cpu_core_share(unsigned threads)
+{
+    const unsigned cores = clb_cpu_count_cores();
+
+    return threads && threads < cores ? (double)threads / cores : 1.0;
+}
 
 static unsigned long read_cache_bytes(unsigned level)
 {

@@ -68,6 +68,13 @@ bool clb_cpu_level_parse(const char *name, enum clb_cpu_level *level);
  *
  * Test hook, from the environment: CLBENCH_FAKE_CPU_ID=VENDOR:FAMILY:MODEL
  * (decimal or 0x hex) stands for the CPU's own, on any architecture.
+ *
+ * Test hook, from the environment: CLBENCH_FAKE_CPU_TOPOLOGY=CPUS:PER_CORE
+ * (decimal, both >= 1, PER_CORE <= CPUS) stands for the topology below:
+ * this process may run on CPUS logical CPUs (clb_cpu_count_available), of
+ * which PER_CORE are the SMT siblings of one physical core
+ * (clb_cpu_count_cores: CPUS / PER_CORE, rounded up). "8:2" is an SMT-2
+ * machine of 4 cores on a machine of any size. A malformed value is ignored.
  */
 struct clb_cpu_id {
     bool known;
@@ -100,6 +107,15 @@ unsigned clb_cpu_count_cores(void);
  * cpusets count), else the CPUs online; >= 1.
  */
 unsigned clb_cpu_count_available(void);
+
+/*
+ * The share of this CPU's FMA units that `threads` threads can keep busy:
+ * threads / clb_cpu_count_cores(), at most 1 (SMT siblings share one core's
+ * units, so one thread per physical core already has all of them); 1 for
+ * threads 0 (none said). What a host backend on fewer threads than the host
+ * peak ran on is held against, as a share of that peak.
+ */
+double clb_cpu_core_share(unsigned threads);
 
 /*
  * Bytes of the data (or unified) cache of `level` (1, 2, 3) that CPU 0
