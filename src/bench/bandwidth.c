@@ -483,6 +483,7 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     }
     clb_format_bytes((uint64_t)s.n * s.elem, a, sizeof(a));
     for (int i = 0; i < n_rows; i++) {
+        rows[i]->array_bytes = (uint64_t)s.n * s.elem;
         rows[i]->status = status;
         snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", status == CLB_ROW_OK ? "" : why);
         snprintf(rows[i]->check, sizeof(rows[i]->check),

@@ -31,6 +31,51 @@ static void datasheet_notes(FILE *out, const struct clb_micro_results *res, bool
     }
 }
 
+/* "arrays 3 x 64 KiB = 192 KiB <= LLC 1 MiB": why a row has no % of DRAM. */
+static void resident_why(const struct clb_micro_row *r, char *buf, size_t len)
+{
+    char a[32], all[32], llc[32];
+
+    clb_format_bytes(r->array_bytes, a, sizeof(a));
+    clb_format_bytes(3 * r->array_bytes, all, sizeof(all));
+    clb_format_bytes(r->llc_bytes, llc, sizeof(llc));
+    snprintf(buf, len, "arrays 3 x %s = %s <= LLC %s", a, all, llc);
+}
+
+/*
+ * Under the table: why cache-resident rows have no % of the memory figure
+ * (once per device and size), and where a device's cache size is not known
+ * (once per device), that its rows are held against DRAM whatever their size.
+ */
+static void cache_notes(FILE *out, const struct clb_micro_results *res)
+{
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_micro_row *r = &res->rows[i];
+        const bool unknown = r->array_bytes && !r->llc_bytes && r->datasheet.value > 0;
+        if (!r->datasheet_withheld && !unknown)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const struct clb_micro_row *q = &res->rows[j];
+            seen = q->device == r->device &&
+                   (unknown ? q->array_bytes && !q->llc_bytes && q->datasheet.value > 0
+                            : q->datasheet_withheld && q->array_bytes == r->array_bytes);
+        }
+        if (seen)
+            continue;
+        char dev[160], why[160];
+        clb_device_label(r->device, dev, sizeof(dev));
+        if (unknown) {
+            fprintf(out, "%% DATASHEET of memory on %s: its last-level cache size is not known, "
+                         "so every size is held against DRAM's figure\n", dev);
+            continue;
+        }
+        resident_why(r, why, sizeof(why));
+        fprintf(out, "in cache: %s on %s, so no %% of DRAM's datasheet figure (they ran "
+                     "from the cache)\n", why, dev);
+    }
+}
+
 static bool sweep_triad(const struct clb_micro_row *r)
 {
     return !strcmp(r->benchmark, "bandwidth") && r->status == CLB_ROW_OK && r->n_times &&
@@ -90,7 +135,8 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
                            "CHECK", "% DATASHEET" };
     bool datasheet = false;
     for (size_t i = 0; i < res->n_rows; i++)
-        datasheet |= res->rows[i].datasheet.value > 0 && shown(&res->rows[i], verbose);
+        datasheet |= (res->rows[i].datasheet.value > 0 || res->rows[i].datasheet_withheld) &&
+                     shown(&res->rows[i], verbose);
     struct clb_table *t = clb_table_create(head, datasheet ? 10 : 9);
 
     if (!t)
@@ -129,6 +175,8 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
         char pct[32] = "";
         if (row->datasheet.value > 0 && row->n_times && row->status == CLB_ROW_OK)
             snprintf(pct, sizeof(pct), "%.1f%%", 100.0 * row->value / row->datasheet.value);
+        else if (row->datasheet_withheld && row->n_times && row->status == CLB_ROW_OK)
+            snprintf(pct, sizeof(pct), "in cache");
         const char *cells[] = { dev, row->benchmark, row->case_, fig,   best,
                                 med, calls,          spread,     check, pct };
         if (clb_table_add(t, cells)) {
@@ -139,6 +187,7 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
     clb_table_print(t, out);
     clb_table_destroy(t);
     datasheet_notes(out, res, verbose);
+    cache_notes(out, res);
     sweep_notes(out, res);
     return 0;
 }
@@ -263,6 +312,19 @@ static json_t *row_json(const struct clb_micro_row *row)
         json_object_set_new(o, "datasheet",
                             clb_datasheet_ref_json(&row->datasheet, row->value,
                                                    measured && row->status == CLB_ROW_OK));
+    if (row->array_bytes) {
+        json_object_set_new(o, "array_bytes", json_integer((json_int_t)row->array_bytes));
+        json_object_set_new(o, "llc_bytes", row->llc_bytes
+                                                ? json_integer((json_int_t)row->llc_bytes)
+                                                : json_null());
+        json_object_set_new(o, "cache_resident", json_boolean(row->cache_resident));
+    }
+    if (row->datasheet_withheld) {
+        char why[160], text[180];
+        resident_why(row, why, sizeof(why));
+        snprintf(text, sizeof(text), "cache-resident: %s", why);
+        json_object_set_new(o, "datasheet_withheld", json_string(text));
+    }
     return o;
 }
 

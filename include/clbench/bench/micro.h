@@ -44,6 +44,12 @@ struct clb_micro_row {
     double path_median_s;       /* device buffers: median whole path (read, MPI, write); else 0 */
     struct clb_datasheet_ref datasheet; /* peak (vector figure), bandwidth (memory) */
     double clock_ghz;           /* host peak: the cores' clock measured with it (0: none) */
+    /* bandwidth of the three stream arrays only (set by clb_bandwidth_run, then the attach
+     * step of clbench/commands' common.h): */
+    uint64_t array_bytes;       /* bytes of each of the three arrays (0: not of them) */
+    uint64_t llc_bytes;         /* the last-level cache they were held against (0: unknown) */
+    bool cache_resident;        /* 3 x array_bytes <= llc_bytes: cache, not DRAM, fed it */
+    bool datasheet_withheld;    /* a memory figure exists but, cache-resident, is not applied */
 };
 
 struct clb_micro_results {

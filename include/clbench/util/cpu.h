@@ -18,6 +18,7 @@
  *                              one, is ignored.
  */
 #include <stdbool.h>
+#include <stdint.h>
 
 struct clb_cpu_isa {
     /* x86-64 */
@@ -124,5 +125,13 @@ double clb_cpu_core_share(unsigned threads);
  * from the main thread).
  */
 unsigned long clb_cpu_cache_bytes(unsigned level);
+
+/*
+ * Bytes of the last-level cache (the highest level of data or unified
+ * cache sysfs lists) of all the CPUs online, each instance once: 12 x 32
+ * MiB of L3 for an EPYC of 12 dies, however many CPUs share each. 0 when
+ * not known.
+ */
+uint64_t clb_cpu_llc_total_bytes(void);
 
 #endif
