@@ -133,7 +133,7 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
     const char *head[] = { "DEVICE", "BENCHMARK", "CASE",  best_first ? "BEST" : "MEDIAN",
                            best_first ? "MEDIAN" : "BEST", "MEDIAN TIME", "CALLS", "SPREAD",
                            "CHECK", "% DATASHEET" };
-    bool datasheet = false;
+    bool datasheet = false, above = false;
     for (size_t i = 0; i < res->n_rows; i++)
         datasheet |= (res->rows[i].datasheet.value > 0 || res->rows[i].datasheet_withheld) &&
                      shown(&res->rows[i], verbose);
@@ -173,8 +173,13 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
             snprintf(check, sizeof(check), "%s: %s", clb_row_status_name(row->status),
                      row->reason);
         char pct[32] = "";
-        if (row->datasheet.value > 0 && row->n_times && row->status == CLB_ROW_OK)
-            snprintf(pct, sizeof(pct), "%.1f%%", 100.0 * row->value / row->datasheet.value);
+        if (row->datasheet.value > 0 && row->n_times && row->status == CLB_ROW_OK) {
+            /* Above its limit: the limit, not the figure, is wrong for this device. */
+            const bool over = row->value > row->datasheet.value;
+            snprintf(pct, sizeof(pct), "%.1f%%%s", 100.0 * row->value / row->datasheet.value,
+                     over ? " ^" : "");
+            above |= over;
+        }
         else if (row->datasheet_withheld && row->n_times && row->status == CLB_ROW_OK)
             snprintf(pct, sizeof(pct), "in cache");
         const char *cells[] = { dev, row->benchmark, row->case_, fig,   best,
@@ -187,6 +192,10 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
     clb_table_print(t, out);
     clb_table_destroy(t);
     datasheet_notes(out, res, verbose);
+    if (above)
+        fputs("^ above its datasheet figure or derived peak: that limit does not hold here (a "
+              "table row or core design that is not this device's, a vendor figure that "
+              "leaves out packed or dual-issue math, or a clock measured low)\n", out);
     cache_notes(out, res);
     sweep_notes(out, res);
     return 0;

@@ -102,8 +102,10 @@ json_t *clb_datasheet_ref_json(const struct clb_datasheet_ref *d, double measure
     json_t *o = json_pack("{s:s, s:s, s:f, s:i, s:s}", "accelerator", d->name, "figure",
                           d->figure, "value", d->value, "parts", (int)d->parts, "source",
                           d->source);
-    if (o && verified)
+    if (o && verified) {
         json_object_set_new(o, "percent", json_real(100.0 * measured / d->value));
+        json_object_set_new(o, "above_limit", json_boolean(measured > d->value));
+    }
     if (o && d->derived) {
         json_object_set_new(o, "derived", json_true());
         json_object_set_new(o, "cores", json_real(d->cores));

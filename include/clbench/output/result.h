@@ -41,7 +41,8 @@ json_t *clb_library_json(const struct clb_library_info *lib);
 
 /*
  * A row's "datasheet" object: accelerator, figure, value (the row's unit),
- * source, and percent (100 x measured / value) when `verified`; a derived
+ * source, and percent (100 x measured / value) and above_limit (measured >
+ * value: the table marks it "^") when `verified`; a derived
  * peak adds derived: true, cores, flops_per_cycle and clock_ghz. New
  * reference.
  */
