@@ -192,6 +192,13 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
     clb_table_print(t, out);
     clb_table_destroy(t);
     datasheet_notes(out, res, verbose);
+    bool peaks = false;
+    for (size_t i = 0; i < res->n_rows; i++)
+        peaks |= !strcmp(res->rows[i].benchmark, "peak") && res->rows[i].status == CLB_ROW_OK &&
+                 res->rows[i].n_times && shown(&res->rows[i], verbose);
+    if (peaks)
+        fputs("BEST: the fastest verified call; as a limit (gemm's % DEV PEAK and % HOST PEAK, "
+              "the report's roofline) a peak is its headline width's BEST\n", out);
     if (above)
         fputs("^ above its datasheet figure or derived peak: that limit does not hold here (a "
               "table row or core design that is not this device's, a vendor figure that "

@@ -186,6 +186,12 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
     if (read_figure(o, r->metric, i, &r->value, &present, e))
         return -1;
     r->has_value = present && strcmp(r->status, "ok") == 0;
+    char best_key[80];
+    snprintf(best_key, sizeof(best_key), "%s_best", r->metric);
+    if (read_figure(o, best_key, i, &r->best, &present, e))
+        return -1;
+    if (!present || !r->has_value)
+        r->best = 0;
     if (read_figure(o, "speedup", i, &r->speedup, &present, e))
         return -1;
     /* An unverified figure's speedup is as unverified as the figure. */
