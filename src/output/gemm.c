@@ -403,7 +403,7 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
                                 json_real(100.0 * row->gflops / row->host_peak_gflops));
         }
         if (row->datasheet.value > 0)
-            json_object_set_new(o, "datasheet",
+            json_object_set_new(o, clb_datasheet_ref_key(&row->datasheet),
                                 clb_datasheet_ref_json(&row->datasheet, row->gflops,
                                                        row->status == CLB_ROW_OK));
         /* Which statistic of the peak rows these limits are: the fastest verified call. */

@@ -130,21 +130,31 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
 {
     /* The headline's statistic names its column; the other one follows it. */
     const bool best_first = res->n_rows && res->rows[0].stat_best;
-    const char *head[] = { "DEVICE", "BENCHMARK", "CASE",  best_first ? "BEST" : "MEDIAN",
-                           best_first ? "MEDIAN" : "BEST", "MEDIAN TIME", "CALLS", "SPREAD",
-                           "CHECK", "% DATASHEET" };
-    bool datasheet = false, above = false;
-    for (size_t i = 0; i < res->n_rows; i++)
-        datasheet |= (res->rows[i].datasheet.value > 0 || res->rows[i].datasheet_withheld) &&
-                     shown(&res->rows[i], verbose);
-    struct clb_table *t = clb_table_create(head, datasheet ? 10 : 9);
+    /* A vendor's figure and a derived peak are columns of their own: one or the other a row. */
+    bool datasheet = false, derived = false, above = false;
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_micro_row *r = &res->rows[i];
+        if (!shown(r, verbose))
+            continue;
+        datasheet |= (r->datasheet.value > 0 && !r->datasheet.derived) || r->datasheet_withheld;
+        derived |= r->datasheet.value > 0 && r->datasheet.derived;
+    }
+    const char *head[11] = { "DEVICE", "BENCHMARK", "CASE",  best_first ? "BEST" : "MEDIAN",
+                             best_first ? "MEDIAN" : "BEST", "MEDIAN TIME", "CALLS", "SPREAD",
+                             "CHECK" };
+    size_t n_cols = 9;
+    if (datasheet)
+        head[n_cols++] = "% DATASHEET";
+    if (derived)
+        head[n_cols++] = "% DERIVED";
+    struct clb_table *t = clb_table_create(head, n_cols);
 
     if (!t)
         return -1;
     for (size_t c = 3; c <= 7; c++)
         clb_table_align_right(t, c);
-    if (datasheet)
-        clb_table_align_right(t, 9);
+    for (size_t c = 9; c < n_cols; c++)
+        clb_table_align_right(t, c);
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_micro_row *row = &res->rows[i];
         char dev[160], fig[48] = "", best[48] = "", med[32] = "", calls[24] = "",
@@ -182,8 +192,13 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
         }
         else if (row->datasheet_withheld && row->n_times && row->status == CLB_ROW_OK)
             snprintf(pct, sizeof(pct), "in cache");
-        const char *cells[] = { dev, row->benchmark, row->case_, fig,   best,
-                                med, calls,          spread,     check, pct };
+        const char *cells[11] = { dev, row->benchmark, row->case_, fig, best, med, calls, spread,
+                                  check };
+        size_t c = 9;
+        if (datasheet)
+            cells[c++] = row->datasheet.derived ? "" : pct;
+        if (derived)
+            cells[c++] = row->datasheet.derived ? pct : "";
         if (clb_table_add(t, cells)) {
             clb_table_destroy(t);
             return -1;
@@ -325,7 +340,7 @@ static json_t *row_json(const struct clb_micro_row *row)
         json_object_set_new(o, "check", json_string(row->check));
     }
     if (row->datasheet.value > 0)
-        json_object_set_new(o, "datasheet",
+        json_object_set_new(o, clb_datasheet_ref_key(&row->datasheet),
                             clb_datasheet_ref_json(&row->datasheet, row->value,
                                                    measured && row->status == CLB_ROW_OK));
     if (row->array_bytes) {

@@ -115,6 +115,11 @@ json_t *clb_datasheet_ref_json(const struct clb_datasheet_ref *d, double measure
     return o;
 }
 
+const char *clb_datasheet_ref_key(const struct clb_datasheet_ref *d)
+{
+    return d->derived ? "derived_peak" : "datasheet";
+}
+
 void clb_datasheet_what(const struct clb_datasheet_ref *d, char *buf, size_t len)
 {
     if (d->derived)
@@ -130,7 +135,7 @@ void clb_datasheet_note(FILE *out, const struct clb_datasheet_ref *d, const char
     char what[200];
 
     clb_datasheet_what(d, what, sizeof(what));
-    fprintf(out, "%% DATASHEET: of %s, %s", what, value);
+    fprintf(out, "%% %s: of %s, %s", d->derived ? "DERIVED" : "DATASHEET", what, value);
     if (d->parts > 1)
         fprintf(out, " (this device is 1 of the %u OpenCL devices the package shows as: "
                      "1/%u of its figure)", d->parts, d->parts);

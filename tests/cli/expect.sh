@@ -10,7 +10,7 @@
 #   --no-stdout       stdout must be empty (nothing that looks like a result)
 #   --no-stderr       stderr must be empty
 #   --json            stdout must be valid JSON (jq)
-#   --jq FILTER       jq -e FILTER on stdout must be true
+#   --jq FILTER       jq -e FILTER on stdout must be true; repeatable, every one must be
 #   --file-jq F FILTER  file F must exist (written by the command) and jq -e FILTER on it be true
 #   --no-platform     run with OCL_ICD_VENDORS pointing at an empty folder
 #   --needs-device    skip (exit 77, one line why) when clbench lists no OpenCL device
@@ -22,7 +22,8 @@ trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/out_res"
 : >"$tmp/err_res"
 : >"$tmp/no_out_res"
-rc_want=0 one_line=0 no_stdout=0 no_stderr=0 json=0 jq_filter= no_platform=0 needs=
+: >"$tmp/jq_res"
+rc_want=0 one_line=0 no_stdout=0 no_stderr=0 json=0 no_platform=0 needs=
 file= file_filter=
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
         --no-stdout) no_stdout=1; shift ;;
         --no-stderr) no_stderr=1; shift ;;
         --json) json=1; shift ;;
-        --jq) json=1; jq_filter=$2; shift 2 ;;
+        --jq) json=1; printf '%s\n' "$2" >>"$tmp/jq_res"; shift 2 ;;
         --file-jq) file=$2; file_filter=$3; shift 3 ;;
         --no-platform) no_platform=1; shift ;;
         --needs-device) needs=device; shift ;;
@@ -84,9 +85,10 @@ if [ $json -eq 1 ]; then
     # jq -e on empty input succeeds: an empty stdout must not pass a JSON check.
     [ -s "$tmp/out" ] || fail "stdout is empty, JSON expected"
     jq -e . "$tmp/out" >/dev/null || fail "stdout is not valid JSON"
-    if [ -n "$jq_filter" ]; then
+    # Each filter, not only the last one given.
+    while IFS= read -r jq_filter; do
         jq -e "$jq_filter" "$tmp/out" >/dev/null || fail "jq '$jq_filter' is not true"
-    fi
+    done <"$tmp/jq_res"
 fi
 if [ -n "$file" ]; then
     [ -f "$file" ] || fail "$file was not written"
