@@ -339,7 +339,7 @@ static uint64_t cache_size_bytes(const char *buf)
     return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
 }
 
-uint64_t clb_cpu_llc_total_bytes(void)
+static uint64_t read_llc_total(void)
 {
     char path[128], buf[256];
     uint64_t total = 0;
@@ -378,6 +378,19 @@ uint64_t clb_cpu_llc_total_bytes(void)
                  top_index);
         if (read_line(path, buf, sizeof(buf)))
             total += cache_size_bytes(buf);
+    }
+    return total;
+}
+
+uint64_t clb_cpu_llc_total_bytes(void)
+{
+    /* sysfs does not change while we run: walk the CPUs once (0 is a valid answer). */
+    static uint64_t total;
+    static bool read;
+
+    if (!read) {
+        total = read_llc_total();
+        read = true;
     }
     return total;
 }

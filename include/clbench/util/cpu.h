@@ -130,7 +130,7 @@ unsigned long clb_cpu_cache_bytes(unsigned level);
  * Bytes of the last-level cache (the highest level of data or unified
  * cache sysfs lists) of all the CPUs online, each instance once: 12 x 32
  * MiB of L3 for an EPYC of 12 dies, however many CPUs share each. 0 when
- * not known.
+ * not known. Read once per process (first call from the main thread).
  */
 uint64_t clb_cpu_llc_total_bytes(void);
 
