@@ -580,6 +580,7 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     }
     clb_format_bytes((uint64_t)s.n * s.elem, a, sizeof(a));
     for (int i = 0; i < n_rows; i++) {
+        rows[i]->array_bytes = (uint64_t)s.n * s.elem;
         /* Each row fails on its own kernel's check: copy, mul, add and triad wrote the
          * arrays; the sums were held against the arrays the device left. */
         const char *wrong = i <= K_TRIAD ? verdict.arrays

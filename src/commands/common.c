@@ -17,6 +17,7 @@
 #include "clbench/output/fit.h"
 #include "clbench/results/speed.h"
 #include "clbench/util/file.h"
+#include "clbench/util/parse.h"
 
 #include "clbench/cl/select.h"
 
@@ -177,6 +178,22 @@ static struct clb_datasheet_ref device_ref(const struct clb_micro_results *micro
     return ref;
 }
 
+uint64_t clb_device_llc_bytes(const struct clb_device *dev)
+{
+    const char *fake = getenv("CLBENCH_FAKE_LLC_BYTES");
+    uint64_t bytes;
+    struct clb_error e;
+
+    if (fake && *fake && !clb_parse_bytes(fake, &bytes, &e))
+        return bytes;
+    bytes = dev ? clb_device_u64(dev, CLB_PROP_GLOBAL_CACHE_BYTES) : 0;
+    if (!dev || clb_device_is_cpu(dev)) {
+        const uint64_t l3 = clb_cpu_llc_total_bytes();
+        bytes = l3 > bytes ? l3 : bytes;
+    }
+    return bytes;
+}
+
 void clb_datasheet_attach(struct clb_micro_results *res)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
@@ -185,9 +202,18 @@ void clb_datasheet_attach(struct clb_micro_results *res)
         const size_t len = strlen(row->case_);
         /* Local memory is on the chip: no datasheet figure is of it. */
         if (!strcmp(row->benchmark, "bandwidth") &&
-            !(len > 6 && !strcmp(row->case_ + len - 6, " local")))
+            !(len > 6 && !strcmp(row->case_ + len - 6, " local"))) {
             row->datasheet = datasheet_ref(row->device, CLB_DS_MEMORY);
-        else if (!strcmp(row->benchmark, "peak") && !row->device)
+            /* Arrays that fit in the last-level cache ran from it, not from DRAM. */
+            if (row->array_bytes) {
+                row->llc_bytes = clb_device_llc_bytes(row->device);
+                row->cache_resident = row->llc_bytes && 3 * row->array_bytes <= row->llc_bytes;
+            }
+            if (row->cache_resident && row->datasheet.value > 0) {
+                row->datasheet = (struct clb_datasheet_ref){ 0 };
+                row->datasheet_withheld = true;
+            }
+        } else if (!strcmp(row->benchmark, "peak") && !row->device)
             row->datasheet = derived_ref(res, row->precision, 1.0);
         else if (!strcmp(row->benchmark, "peak") && clb_ds_vector_figure(row->precision, &f))
             row->datasheet = device_ref(res, row->device, f);

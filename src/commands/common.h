@@ -49,6 +49,12 @@ struct clb_run_record *clb_run_record_capture(const struct clb_gemm_backend *con
  * (the table's cpu_cores; test hook CLBENCH_FAKE_CPU_ID; a hybrid part's P- and
  * E-cores each at their own, summed: CLBENCH_FAKE_CPU_TYPES) x the clock
  * measured with the host peak (its rows in res). No host peak, no derived.
+ *
+ * A bandwidth row of the stream arrays is held against the memory figure
+ * only when its three arrays exceed the device's last-level cache
+ * (clb_device_llc_bytes): smaller ones ran from the cache, and get
+ * cache_resident and datasheet_withheld instead (clbench/bench/micro.h).
+ * Where the cache size is not known, every row is held against it.
  */
 struct clb_micro_results;
 struct clb_gemm_results;
@@ -56,6 +62,14 @@ struct clb_ds_row;
 /* dev's row of the built-in datasheet table (test hook: CLBENCH_FAKE_DEVICE_NAME), or NULL. */
 const struct clb_ds_row *clb_device_datasheet(const struct clb_device *dev);
 void clb_datasheet_attach(struct clb_micro_results *res);
+/*
+ * The last-level cache dev's memory traffic passes (bytes; 0 when not
+ * known): CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, for a CPU device (and the host,
+ * dev NULL) the CPUs' last-level caches from sysfs (clb_cpu_llc_total_bytes)
+ * where larger. Test hook: CLBENCH_FAKE_LLC_BYTES=SIZE ("1M"; 0: not known)
+ * stands for it on every device.
+ */
+uint64_t clb_device_llc_bytes(const struct clb_device *dev);
 /* This host's CPU core design in the built-in table (test hook: CLBENCH_FAKE_CPU_ID), or NULL. */
 struct clb_ds_core;
 const struct clb_ds_core *clb_host_core(void);

@@ -145,6 +145,12 @@ static void write_row(FILE *out, const struct clb_ds_row *r)
                 f == CLB_DS_INT8_MATRIX ? "TOPS" : rate ? "TFLOPS" : clb_ds_figure_unit(f),
                 v->note ? " (" : "", v->note ? v->note : "", v->note ? ")" : "", v->source);
     }
+    if (r->fp32_packed_stated)
+        fprintf(out, "  %-12s %8.6g TFLOPS (%s in fp32_vector%s%s)\n      source: %s\n",
+                "fp32_packed", r->fp32_packed.value / 1e3,
+                r->fp32_packed_counted ? "counted" : "not counted",
+                r->fp32_packed.note ? ": " : "", r->fp32_packed.note ? r->fp32_packed.note : "",
+                r->fp32_packed.source);
     if (r->opencl_note)
         fprintf(out, "  OpenCL: %s\n", r->opencl_note);
 }

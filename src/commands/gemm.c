@@ -482,15 +482,14 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
                 res.baseline->name, res.host_threads, res.host_threads == 1 ? "" : "s",
                 clb_cpu_count_available());
     /*
-     * A host backend on fewer threads than the peak ran on is held against its
-     * share. Not so for a fleet's ranks on one node: the peak ran while the
-     * others ran theirs, so it already is this rank's share.
+     * A host backend on fewer threads than there are physical cores is held
+     * against its share of the peak (clb_cpu_core_share: SMT siblings share a
+     * core's FMA units, so threads = cores is the whole chip). Not so for a
+     * fleet's ranks on one node: the peak ran while the others ran theirs, so
+     * it already is this rank's share.
      */
-    const unsigned cpus = clb_cpu_count_available();
     const double host_share =
-        res.host_threads && res.host_threads < cpus && !(fleet && fleet->local_size > 1)
-            ? (double)res.host_threads / cpus
-            : 1.0;
+        fleet && fleet->local_size > 1 ? 1.0 : clb_cpu_core_share(res.host_threads);
     for (size_t i = 0; i < res.n_rows; i++) {
         struct clb_gemm_row *row = &res.rows[i];
         const char *prec = clb_precision_name(row->precision);

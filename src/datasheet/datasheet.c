@@ -145,6 +145,51 @@ static int consistent(const struct clb_ds_row *r, json_t *row, struct clb_error 
     return 0;
 }
 
+/*
+ * The row's fp32_packed object (clbench/datasheet/datasheet.h): required of
+ * AMD's rows, whose vendor quotes FP32 vector peaks both with and without
+ * packed math; -1 with e set.
+ */
+static int read_packed(struct clb_ds_row *r, json_t *row, struct clb_error *e)
+{
+    json_t *o = json_object_get(row, "fp32_packed"), *counted = json_object_get(o, "counted");
+    const char *src = str(o, "source");
+    const struct clb_ds_value *vec = &r->fig[CLB_DS_FP32_VECTOR];
+    double x;
+
+    if (!o) {
+        if (strcmp(r->vendor, "AMD"))
+            return 0;
+        clb_error_set(e, "%s: an AMD row must state in \"fp32_packed\" whether fp32_vector "
+                         "counts packed FP32", r->name);
+        return -1;
+    }
+    if (!json_is_object(o) || !json_is_boolean(counted) ||
+        !positive(json_object_get(o, "tflops"), &x)) {
+        clb_error_set(e, "%s: fp32_packed needs \"counted\" (true/false) and a positive "
+                         "\"tflops\"", r->name);
+        return -1;
+    }
+    if (!src || !(r->fp32_packed.source = str(json_object_get(row, "sources"), src))) {
+        clb_error_set(e, "%s: fp32_packed has no source in the row's \"sources\"", r->name);
+        return -1;
+    }
+    r->fp32_packed_stated = true;
+    r->fp32_packed_counted = json_is_true(counted);
+    r->fp32_packed = (struct clb_ds_value){ .present = true, .value = x * 1000.0,
+                                            .source = r->fp32_packed.source,
+                                            .note = str(o, "note") };
+    /* Counted: fp32_vector is the packed figure; not: it is the lower, non-packed one. */
+    if (vec->present && (r->fp32_packed_counted ? vec->value != r->fp32_packed.value
+                                                : !(vec->value < r->fp32_packed.value))) {
+        clb_error_set(e, "%s: fp32_vector (%g) %s fp32_packed (%g), which says counted: %s",
+                      r->name, vec->value, r->fp32_packed_counted ? "differs from" : "is not below",
+                      r->fp32_packed.value, r->fp32_packed_counted ? "true" : "false");
+        return -1;
+    }
+    return 0;
+}
+
 static int read_row(struct clb_ds_row *r, json_t *row, size_t i, struct clb_error *e)
 {
     json_t *figs = json_object_get(row, "figures"), *o;
@@ -190,7 +235,7 @@ static int read_row(struct clb_ds_row *r, json_t *row, size_t i, struct clb_erro
         if (read_figure(r, row, f, o, e))
             return -1;
     }
-    return consistent(r, row, e);
+    return consistent(r, row, e) || read_packed(r, row, e) ? -1 : 0;
 }
 
 static bool model_ranges(json_t *a)

@@ -185,11 +185,12 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
     clb_table_destroy(t);
     if (dev_peak)
         fprintf(out, "%% DEV PEAK: of the device's own peak, measured with clbench's OpenCL "
-                     "kernel (clbench peak)\n");
+                     "kernel (clbench peak): its headline width's fastest verified call (BEST)\n");
     if (host_peak)
         fprintf(out, "%% HOST PEAK: of the host CPU's own FMA peak, measured in C on every "
-                     "available CPU (host CPU rows of clbench peak); for OpenBLAS, its share for "
-                     "the threads it ran\n");
+                     "available CPU (host CPU rows of clbench peak, their fastest verified call); "
+                     "for OpenBLAS on fewer threads "
+                     "than physical cores, its share: threads / cores\n");
     if (above)
         fprintf(out, "^ above the measured peak: the peak was under-measured (the machine was "
                      "busy while it ran, or the peak kernel is slower than this code); rerun "
@@ -402,9 +403,12 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
                                 json_real(100.0 * row->gflops / row->host_peak_gflops));
         }
         if (row->datasheet.value > 0)
-            json_object_set_new(o, "datasheet",
+            json_object_set_new(o, clb_datasheet_ref_key(&row->datasheet),
                                 clb_datasheet_ref_json(&row->datasheet, row->gflops,
                                                        row->status == CLB_ROW_OK));
+        /* Which statistic of the peak rows these limits are: the fastest verified call. */
+        if (row->device_peak_gflops > 0 || row->host_peak_gflops > 0)
+            json_object_set_new(o, "peak_stat", json_string("best"));
         if (row->device_peak_gflops > 0 || row->host_peak_gflops > 0)
             json_object_set_new(o, "above_peak",
                                 json_boolean((row->device_peak_gflops > 0 &&

@@ -31,6 +31,51 @@ static void datasheet_notes(FILE *out, const struct clb_micro_results *res, bool
     }
 }
 
+/* "arrays 3 x 64 KiB = 192 KiB <= LLC 1 MiB": why a row has no % of DRAM. */
+static void resident_why(const struct clb_micro_row *r, char *buf, size_t len)
+{
+    char a[32], all[32], llc[32];
+
+    clb_format_bytes(r->array_bytes, a, sizeof(a));
+    clb_format_bytes(3 * r->array_bytes, all, sizeof(all));
+    clb_format_bytes(r->llc_bytes, llc, sizeof(llc));
+    snprintf(buf, len, "arrays 3 x %s = %s <= LLC %s", a, all, llc);
+}
+
+/*
+ * Under the table: why cache-resident rows have no % of the memory figure
+ * (once per device and size), and where a device's cache size is not known
+ * (once per device), that its rows are held against DRAM whatever their size.
+ */
+static void cache_notes(FILE *out, const struct clb_micro_results *res)
+{
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_micro_row *r = &res->rows[i];
+        const bool unknown = r->array_bytes && !r->llc_bytes && r->datasheet.value > 0;
+        if (!r->datasheet_withheld && !unknown)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const struct clb_micro_row *q = &res->rows[j];
+            seen = q->device == r->device &&
+                   (unknown ? q->array_bytes && !q->llc_bytes && q->datasheet.value > 0
+                            : q->datasheet_withheld && q->array_bytes == r->array_bytes);
+        }
+        if (seen)
+            continue;
+        char dev[160], why[160];
+        clb_device_label(r->device, dev, sizeof(dev));
+        if (unknown) {
+            fprintf(out, "%% DATASHEET of memory on %s: its last-level cache size is not known, "
+                         "so every size is held against DRAM's figure\n", dev);
+            continue;
+        }
+        resident_why(r, why, sizeof(why));
+        fprintf(out, "in cache: %s on %s, so no %% of DRAM's datasheet figure (they ran "
+                     "from the cache)\n", why, dev);
+    }
+}
+
 static bool sweep_triad(const struct clb_micro_row *r)
 {
     return !strcmp(r->benchmark, "bandwidth") && r->status == CLB_ROW_OK && r->n_times &&
@@ -85,20 +130,31 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
 {
     /* The headline's statistic names its column; the other one follows it. */
     const bool best_first = res->n_rows && res->rows[0].stat_best;
-    const char *head[] = { "DEVICE", "BENCHMARK", "CASE",  best_first ? "BEST" : "MEDIAN",
-                           best_first ? "MEDIAN" : "BEST", "MEDIAN TIME", "CALLS", "SPREAD",
-                           "CHECK", "% DATASHEET" };
-    bool datasheet = false;
-    for (size_t i = 0; i < res->n_rows; i++)
-        datasheet |= res->rows[i].datasheet.value > 0 && shown(&res->rows[i], verbose);
-    struct clb_table *t = clb_table_create(head, datasheet ? 10 : 9);
+    /* A vendor's figure and a derived peak are columns of their own: one or the other a row. */
+    bool datasheet = false, derived = false, above = false;
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_micro_row *r = &res->rows[i];
+        if (!shown(r, verbose))
+            continue;
+        datasheet |= (r->datasheet.value > 0 && !r->datasheet.derived) || r->datasheet_withheld;
+        derived |= r->datasheet.value > 0 && r->datasheet.derived;
+    }
+    const char *head[11] = { "DEVICE", "BENCHMARK", "CASE",  best_first ? "BEST" : "MEDIAN",
+                             best_first ? "MEDIAN" : "BEST", "MEDIAN TIME", "CALLS", "SPREAD",
+                             "CHECK" };
+    size_t n_cols = 9;
+    if (datasheet)
+        head[n_cols++] = "% DATASHEET";
+    if (derived)
+        head[n_cols++] = "% DERIVED";
+    struct clb_table *t = clb_table_create(head, n_cols);
 
     if (!t)
         return -1;
     for (size_t c = 3; c <= 7; c++)
         clb_table_align_right(t, c);
-    if (datasheet)
-        clb_table_align_right(t, 9);
+    for (size_t c = 9; c < n_cols; c++)
+        clb_table_align_right(t, c);
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_micro_row *row = &res->rows[i];
         char dev[160], fig[48] = "", best[48] = "", med[32] = "", calls[24] = "",
@@ -127,10 +183,22 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
             snprintf(check, sizeof(check), "%s: %s", clb_row_status_name(row->status),
                      row->reason);
         char pct[32] = "";
-        if (row->datasheet.value > 0 && row->n_times && row->status == CLB_ROW_OK)
-            snprintf(pct, sizeof(pct), "%.1f%%", 100.0 * row->value / row->datasheet.value);
-        const char *cells[] = { dev, row->benchmark, row->case_, fig,   best,
-                                med, calls,          spread,     check, pct };
+        if (row->datasheet.value > 0 && row->n_times && row->status == CLB_ROW_OK) {
+            /* Above its limit: the limit, not the figure, is wrong for this device. */
+            const bool over = row->value > row->datasheet.value;
+            snprintf(pct, sizeof(pct), "%.1f%%%s", 100.0 * row->value / row->datasheet.value,
+                     over ? " ^" : "");
+            above |= over;
+        }
+        else if (row->datasheet_withheld && row->n_times && row->status == CLB_ROW_OK)
+            snprintf(pct, sizeof(pct), "in cache");
+        const char *cells[11] = { dev, row->benchmark, row->case_, fig, best, med, calls, spread,
+                                  check };
+        size_t c = 9;
+        if (datasheet)
+            cells[c++] = row->datasheet.derived ? "" : pct;
+        if (derived)
+            cells[c++] = row->datasheet.derived ? pct : "";
         if (clb_table_add(t, cells)) {
             clb_table_destroy(t);
             return -1;
@@ -139,6 +207,18 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
     clb_table_print(t, out);
     clb_table_destroy(t);
     datasheet_notes(out, res, verbose);
+    bool peaks = false;
+    for (size_t i = 0; i < res->n_rows; i++)
+        peaks |= !strcmp(res->rows[i].benchmark, "peak") && res->rows[i].status == CLB_ROW_OK &&
+                 res->rows[i].n_times && shown(&res->rows[i], verbose);
+    if (peaks)
+        fputs("BEST: the fastest verified call; as a limit (gemm's % DEV PEAK and % HOST PEAK, "
+              "the report's roofline) a peak is its headline width's BEST\n", out);
+    if (above)
+        fputs("^ above its datasheet figure or derived peak: that limit does not hold here (a "
+              "table row or core design that is not this device's, a vendor figure that "
+              "leaves out packed or dual-issue math, or a clock measured low)\n", out);
+    cache_notes(out, res);
     sweep_notes(out, res);
     return 0;
 }
@@ -290,9 +370,22 @@ static json_t *row_json(const struct clb_micro_row *row)
                                                       "under_fma", row->clock_under_fma));
     }
     if (row->datasheet.value > 0)
-        json_object_set_new(o, "datasheet",
+        json_object_set_new(o, clb_datasheet_ref_key(&row->datasheet),
                             clb_datasheet_ref_json(&row->datasheet, row->value,
                                                    measured && row->status == CLB_ROW_OK));
+    if (row->array_bytes) {
+        json_object_set_new(o, "array_bytes", json_integer((json_int_t)row->array_bytes));
+        json_object_set_new(o, "llc_bytes", row->llc_bytes
+                                                ? json_integer((json_int_t)row->llc_bytes)
+                                                : json_null());
+        json_object_set_new(o, "cache_resident", json_boolean(row->cache_resident));
+    }
+    if (row->datasheet_withheld) {
+        char why[160], text[180];
+        resident_why(row, why, sizeof(why));
+        snprintf(text, sizeof(text), "cache-resident: %s", why);
+        json_object_set_new(o, "datasheet_withheld", json_string(text));
+    }
     return o;
 }
 

@@ -102,8 +102,10 @@ json_t *clb_datasheet_ref_json(const struct clb_datasheet_ref *d, double measure
     json_t *o = json_pack("{s:s, s:s, s:f, s:i, s:s}", "accelerator", d->name, "figure",
                           d->figure, "value", d->value, "parts", (int)d->parts, "source",
                           d->source);
-    if (o && verified)
+    if (o && verified) {
         json_object_set_new(o, "percent", json_real(100.0 * measured / d->value));
+        json_object_set_new(o, "above_limit", json_boolean(measured > d->value));
+    }
     if (o && d->derived) {
         json_object_set_new(o, "derived", json_true());
         json_object_set_new(o, "cores", json_real(d->cores));
@@ -111,6 +113,11 @@ json_t *clb_datasheet_ref_json(const struct clb_datasheet_ref *d, double measure
         json_object_set_new(o, "clock_ghz", json_real(d->clock_ghz));
     }
     return o;
+}
+
+const char *clb_datasheet_ref_key(const struct clb_datasheet_ref *d)
+{
+    return d->derived ? "derived_peak" : "datasheet";
 }
 
 void clb_datasheet_what(const struct clb_datasheet_ref *d, char *buf, size_t len)
@@ -128,7 +135,7 @@ void clb_datasheet_note(FILE *out, const struct clb_datasheet_ref *d, const char
     char what[200];
 
     clb_datasheet_what(d, what, sizeof(what));
-    fprintf(out, "%% DATASHEET: of %s, %s", what, value);
+    fprintf(out, "%% %s: of %s, %s", d->derived ? "DERIVED" : "DATASHEET", what, value);
     if (d->parts > 1)
         fprintf(out, " (this device is 1 of the %u OpenCL devices the package shows as: "
                      "1/%u of its figure)", d->parts, d->parts);

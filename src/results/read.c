@@ -95,45 +95,52 @@ static int read_fleet(json_t *o, size_t i, struct clb_result_row *r, struct clb_
 }
 
 /*
- * The row's datasheet object: what it is held against. A figure name this
- * build does not know is read as given (new ones may come within a version);
- * percent is not read, it follows from the figure and the value.
+ * The row's datasheet object, or its derived_peak object (a CPU's peak derived
+ * from its cores, FMA units and clock; files before derived_peak existed hold
+ * it under "datasheet" with derived: true): what it is held against. A figure
+ * name this build does not know is read as given (new ones may come within a
+ * version); percent is not read, it follows from the figure and the value.
  */
 static int read_datasheet(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
 {
     json_t *ds = json_object_get(o, "datasheet"), *derived;
     struct clb_result_datasheet *d = &r->datasheet;
+    const char *key = "datasheet";
 
+    if (!ds || json_is_null(ds)) {
+        ds = json_object_get(o, "derived_peak");
+        key = "derived_peak";
+    }
     r->has_datasheet = ds && !json_is_null(ds);
     if (!r->has_datasheet)
         return 0;
     if (!json_is_object(ds) || !(d->accelerator = opt_string(ds, "accelerator")) ||
         !(d->figure = opt_string(ds, "figure")) ||
         (json_object_get(ds, "source") && !(d->source = opt_string(ds, "source")))) {
-        clb_error_set(e, "results[%zu].datasheet is not an object with accelerator, figure "
-                         "and source strings", i);
+        clb_error_set(e, "results[%zu].%s is not an object with accelerator, figure "
+                         "and source strings", i, key);
         return -1;
     }
     derived = json_object_get(ds, "derived");
     if (derived && !json_is_boolean(derived)) {
-        clb_error_set(e, "results[%zu].datasheet.derived is not true/false", i);
+        clb_error_set(e, "results[%zu].%s.derived is not true/false", i, key);
         return -1;
     }
-    d->derived = json_is_true(derived);
+    d->derived = json_is_true(derived) || !strcmp(key, "derived_peak");
     static const char *const keys[] = { "value", "cores", "flops_per_cycle", "clock_ghz" };
     double *const to[] = { &d->value, &d->cores, &d->flops_per_cycle, &d->clock_ghz };
     for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
         json_t *v = json_object_get(ds, keys[k]);
         if (v && !json_is_null(v) &&
             !(json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0)) {
-            clb_error_set(e, "results[%zu].datasheet.%s is not a non-negative number", i,
+            clb_error_set(e, "results[%zu].%s.%s is not a non-negative number", i, key,
                           keys[k]);
             return -1;
         }
         *to[k] = json_is_number(v) ? json_number_value(v) : 0;
     }
     if (!(d->value > 0)) {
-        clb_error_set(e, "results[%zu].datasheet.value is missing or not a positive number", i);
+        clb_error_set(e, "results[%zu].%s.value is missing or not a positive number", i, key);
         return -1;
     }
     return 0;
@@ -186,6 +193,12 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
     if (read_figure(o, r->metric, i, &r->value, &present, e))
         return -1;
     r->has_value = present && strcmp(r->status, "ok") == 0;
+    char best_key[80];
+    snprintf(best_key, sizeof(best_key), "%s_best", r->metric);
+    if (read_figure(o, best_key, i, &r->best, &present, e))
+        return -1;
+    if (!present || !r->has_value)
+        r->best = 0;
     if (read_figure(o, "speedup", i, &r->speedup, &present, e))
         return -1;
     /* An unverified figure's speedup is as unverified as the figure. */

@@ -220,6 +220,26 @@ unsigned long clb_cpu_max_khz(void)
     return most;
 }
 
+/* CLBENCH_FAKE_CPU_TOPOLOGY=CPUS:PER_CORE (clbench/util/cpu.h); false when unset or malformed. */
+static bool fake_topology(unsigned *cpus, unsigned *per_core)
+{
+    const char *fake = getenv("CLBENCH_FAKE_CPU_TOPOLOGY");
+    char *end;
+
+    if (!fake || !*fake)
+        return false;
+    const unsigned long n = strtoul(fake, &end, 10);
+    if (end == fake || *end != ':')
+        return false;
+    const char *second = end + 1;
+    const unsigned long k = strtoul(second, &end, 10);
+    if (end == second || *end || n < 1 || k < 1 || k > n || n > CPU_SETSIZE)
+        return false;
+    *cpus = (unsigned)n;
+    *per_core = (unsigned)k;
+    return true;
+}
+
 #if defined(__linux__)
 /*
  * The CPUs of avail at which a physical core counts: the first of its SMT siblings that avail
@@ -321,6 +341,9 @@ static bool cpuid_hybrid(void)
 
 unsigned clb_cpu_count_cores(void)
 {
+    unsigned fake_cpus, fake_per_core;
+    if (fake_topology(&fake_cpus, &fake_per_core))
+        return (fake_cpus + fake_per_core - 1) / fake_per_core;
 #if defined(__linux__)
     cpu_set_t avail, firsts;
     if (sched_getaffinity(0, sizeof(avail), &avail) == 0 && core_firsts(&avail, &firsts))
@@ -331,7 +354,14 @@ unsigned clb_cpu_count_cores(void)
 
 bool clb_cpu_count_core_types(unsigned *p_cores, unsigned *e_cores)
 {
+    unsigned fake_cpus, fake_per_core;
+
     *p_cores = *e_cores = 0;
+    /* A faked topology has one kind of core unless the kinds are faked too. */
+    if (fake_topology(&fake_cpus, &fake_per_core) && !getenv("CLBENCH_FAKE_CPU_TYPES")) {
+        *p_cores = clb_cpu_count_cores();
+        return true;
+    }
 #if defined(__linux__)
     cpu_set_t avail, firsts, p, e, both;
     bool known;
@@ -362,6 +392,9 @@ bool clb_cpu_count_core_types(unsigned *p_cores, unsigned *e_cores)
 
 unsigned clb_cpu_count_available(void)
 {
+    unsigned fake_cpus, fake_per_core;
+    if (fake_topology(&fake_cpus, &fake_per_core))
+        return fake_cpus;
 #if defined(__linux__)
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -372,6 +405,12 @@ unsigned clb_cpu_count_available(void)
     return n > 0 ? (unsigned)n : 1;
 }
 
+double clb_cpu_core_share(unsigned threads)
+{
+    const unsigned cores = clb_cpu_count_cores();
+
+    return threads && threads < cores ? (double)threads / cores : 1.0;
+}
 
 static unsigned long read_cache_bytes(unsigned level)
 {
@@ -395,6 +434,70 @@ static unsigned long read_cache_bytes(unsigned level)
         return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
     }
     return 0;
+}
+
+/* "32K", "2048K", "32M" in bytes. */
+static uint64_t cache_size_bytes(const char *buf)
+{
+    char *end;
+    const uint64_t v = strtoull(buf, &end, 10);
+    return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
+}
+
+static uint64_t read_llc_total(void)
+{
+    char path[128], buf[256];
+    uint64_t total = 0;
+
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        unsigned top = 0, top_index = 0;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index0/level", cpu);
+        if (!read_line(path, buf, sizeof(buf))) {
+            /* Offline CPUs have no cache folder; the numbering goes on past them. */
+            snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+            if (access(path, F_OK) != 0)
+                break;
+            continue;
+        }
+        for (unsigned i = 0; i < 16; i++) {
+            snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%u/level",
+                     cpu, i);
+            if (!read_line(path, buf, sizeof(buf)))
+                break;
+            const unsigned level = (unsigned)strtoul(buf, NULL, 10);
+            snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%u/type",
+                     cpu, i);
+            if (level > top && read_line(path, buf, sizeof(buf)) && strcmp(buf, "Instruction")) {
+                top = level;
+                top_index = i;
+            }
+        }
+        if (!top)
+            continue;
+        /* Each instance once: at the lowest CPU that shares it ("0-7,64-71", "3"). */
+        snprintf(path, sizeof(path),
+                 "/sys/devices/system/cpu/cpu%d/cache/index%u/shared_cpu_list", cpu, top_index);
+        if (read_line(path, buf, sizeof(buf)) && strtol(buf, NULL, 10) != cpu)
+            continue;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%u/size", cpu,
+                 top_index);
+        if (read_line(path, buf, sizeof(buf)))
+            total += cache_size_bytes(buf);
+    }
+    return total;
+}
+
+uint64_t clb_cpu_llc_total_bytes(void)
+{
+    /* sysfs does not change while we run: walk the CPUs once (0 is a valid answer). */
+    static uint64_t total;
+    static bool read;
+
+    if (!read) {
+        total = read_llc_total();
+        read = true;
+    }
+    return total;
 }
 
 unsigned long clb_cpu_cache_bytes(unsigned level)

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,63 @@ static struct clb_datasheet *one(const char *figures, const char *extra, struct 
              "\"sources\": {\"S1\": \"the X1 datasheet\"}}]}",
              extra, figures);
     return clb_datasheet_parse(text, strlen(text), e);
+}
+
+/*
+ * AMD quotes FP32 vector peaks with and without packed math (MI300X's 163.4 TFLOPS counts
+ * it, MI250X's 47.9 does not): every AMD row states its convention, sourced, and holds
+ * fp32_vector at the non-packed rate, below the packed one.
+ */
+static void amd_packed_fp32(void **state)
+{
+    const struct clb_datasheet *d = table();
+    size_t amd = 0;
+    (void)state;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        const struct clb_ds_row *r = &d->rows[i];
+        if (strcmp(r->vendor, "AMD"))
+            continue;
+        amd++;
+        if (!r->fp32_packed_stated || r->fp32_packed_counted || !r->fp32_packed.source ||
+            !r->fp32_packed.note)
+            fail_msg("%s: no non-packed fp32_vector stated and sourced", r->name);
+        assert_true(r->fig[CLB_DS_FP32_VECTOR].present);
+        /* CDNA's packed FP32 and RDNA 3's dual issue both double the FMAs a lane a clock
+         * (the vendor rounds each figure to 3 digits). */
+        assert_true(r->fp32_packed.value == 2 * r->fig[CLB_DS_FP32_VECTOR].value ||
+                    fabs(r->fp32_packed.value / r->fig[CLB_DS_FP32_VECTOR].value - 2) < 0.005);
+    }
+    assert_true(amd >= 3);
+    /* The non-packed rates: CUs x clock x 128 flops a clock a CU. */
+    assert_true(fabs(row_named("AMD Instinct MI300X")->fig[CLB_DS_FP32_VECTOR].value -
+                     304 * 2.1 * 128) < 50);
+    assert_true(fabs(row_named("AMD Instinct MI250X")->fig[CLB_DS_FP32_VECTOR].value -
+                     220 * 1.7 * 128) < 50);
+    assert_true(row_named("AMD Instinct MI300X")->fp32_packed.value == 163400);
+    assert_true(row_named("AMD Instinct MI250X")->fp32_packed.value == 95700);
+
+    /* The parser refuses an AMD row without it, or one whose figures contradict it. */
+    static const char *const bad[][2] = {
+        { "", "must state" },
+        { "\"fp32_packed\": {\"counted\": false, \"tflops\": 10, \"source\": \"S1\"},",
+          "is not below" },
+        { "\"fp32_packed\": {\"counted\": true, \"tflops\": 20, \"source\": \"S1\"},",
+          "differs from" },
+        { "\"fp32_packed\": {\"counted\": false, \"tflops\": 20},", "no source" },
+        { "\"fp32_packed\": {\"tflops\": 20, \"source\": \"S1\"},", "counted" },
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char text[1024];
+        struct clb_error e = { "" };
+        snprintf(text, sizeof(text),
+                 "{\"schema\": \"clbench-datasheet/1\", \"accelerators\": [{\"name\": \"X1\", "
+                 "\"vendor\": \"AMD\", \"match\": [\"X1\"], %s \"figures\": {\"fp32_vector\": "
+                 "{\"tflops\": 10, \"source\": \"S1\"}, \"memory\": {\"gbps\": 500, \"source\": "
+                 "\"S1\"}}, \"sources\": {\"S1\": \"the X1 datasheet\"}}]}", bad[i][0]);
+        assert_null(clb_datasheet_parse(text, strlen(text), &e));
+        if (!strstr(e.msg, bad[i][1]) || !strstr(e.msg, "X1"))
+            fail_msg("case %zu: '%s' does not say '%s' about X1", i, e.msg, bad[i][1]);
+    }
 }
 
 static void refused(void **state)
@@ -395,6 +453,7 @@ int main(void)
         cmocka_unit_test(builtin_complete),
         cmocka_unit_test(matching),
         cmocka_unit_test(refused),
+        cmocka_unit_test(amd_packed_fp32),
         cmocka_unit_test(cpu_cores),
         cmocka_unit_test(cpu_cores_hybrid),
         cmocka_unit_test(cpu_types),

@@ -500,6 +500,34 @@ static void short_kernel_is_caught(void **state)
     free(values);
 }
 
+/*
+ * The fake topology (CLBENCH_FAKE_CPU_TOPOLOGY): an SMT-2 machine of 8 logical CPUs has 4
+ * cores, and a backend on 4 threads (one a core) has all of their FMA units, on 2 half.
+ */
+static void smt_share_by_cores(void **state)
+{
+    (void)state;
+    setenv("CLBENCH_FAKE_CPU_TOPOLOGY", "8:2", 1);
+    assert_int_equal(clb_cpu_count_available(), 8);
+    assert_int_equal(clb_cpu_count_cores(), 4);
+    assert_true(clb_cpu_core_share(4) == 1.0);
+    assert_true(clb_cpu_core_share(2) == 0.5);
+    assert_true(clb_cpu_core_share(6) == 1.0);
+    assert_true(clb_cpu_core_share(0) == 1.0);
+    setenv("CLBENCH_FAKE_CPU_TOPOLOGY", "3:2", 1); /* a core with one of its siblings off */
+    assert_int_equal(clb_cpu_count_cores(), 2);
+    /* A malformed hook is ignored: the machine's own topology. */
+    unsetenv("CLBENCH_FAKE_CPU_TOPOLOGY");
+    const unsigned cpus = clb_cpu_count_available(), cores = clb_cpu_count_cores();
+    static const char *const bad[] = { "8", "8:", "8:0", "2:4", "0:1", "8:2x", ":2", "x:2" };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        setenv("CLBENCH_FAKE_CPU_TOPOLOGY", bad[i], 1);
+        assert_int_equal(clb_cpu_count_available(), cpus);
+        assert_int_equal(clb_cpu_count_cores(), cores);
+    }
+    unsetenv("CLBENCH_FAKE_CPU_TOPOLOGY");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +542,7 @@ int main(void)
         cmocka_unit_test(clock_measured),
         cmocka_unit_test(corrupted_results_fail),
         cmocka_unit_test(short_kernel_is_caught),
+        cmocka_unit_test(smt_share_by_cores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

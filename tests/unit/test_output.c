@@ -7,8 +7,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
+#include <stdlib.h>
 
+#include "clbench/bench/micro.h"
 #include "clbench/cl/device.h"
+#include "clbench/output/micro.h"
 #include "clbench/output/table.h"
 #include "clbench/util/units.h"
 
@@ -142,6 +146,93 @@ static void error_names(void **state)
     assert_memory_equal(e.msg, "p: xx", 5);
 }
 
+/* A verified host row of `benchmark` at `value`, held against a limit of 100. */
+static struct clb_micro_row *limited_row(struct clb_micro_results *res, const char *benchmark,
+                                         const char *case_, const char *metric, double value,
+                                         bool derived)
+{
+    struct clb_micro_row *row = clb_micro_add(res, NULL, benchmark, metric);
+    assert_non_null(row);
+    snprintf(row->case_, sizeof(row->case_), "%s", case_);
+    row->precision = "fp32";
+    row->headline = true;
+    row->status = CLB_ROW_OK;
+    assert_int_equal(clb_micro_push(row, 1.0), 0);
+    row->n_times = 1;
+    row->value = row->best = row->median = value;
+    row->datasheet = (struct clb_datasheet_ref){ .value = 100, .name = "Part X",
+                                                 .figure = metric[1] == 'f' ? "fp32_vector"
+                                                                            : "memory",
+                                                 .source = "its sheet", .parts = 1,
+                                                 .derived = derived, .cores = 1,
+                                                 .flops_per_cycle = 50, .clock_ghz = 2 };
+    return row;
+}
+
+/*
+ * Every figure above its datasheet or derived limit gets a "^" and the note under the
+ * table, and above_limit in JSON; a figure at or below it neither. A cache-resident
+ * bandwidth row has no percent and says why.
+ */
+static void limits_marked(void **state)
+{
+    struct clb_micro_results res = { 0 };
+    char *text = NULL;
+    size_t len = 0;
+    (void)state;
+
+    limited_row(&res, "peak", "fp32 x8", "gflops", 150, true);
+    limited_row(&res, "bandwidth", "fp32 triad", "gbps", 120, false);
+    limited_row(&res, "bandwidth", "fp32 copy", "gbps", 100, false);
+    struct clb_micro_row *cached = limited_row(&res, "bandwidth", "fp32 add 64 KiB", "gbps", 300,
+                                               false);
+    cached->datasheet = (struct clb_datasheet_ref){ 0 };
+    cached->datasheet_withheld = cached->cache_resident = true;
+    cached->array_bytes = 65536;
+    cached->llc_bytes = 1 << 20;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    assert_int_equal(clb_micro_write_table(out, &res, false), 0);
+    fclose(out);
+    /* The derived peak in a column of its own, the last; the vendors' figures before it. */
+    if (!strstr(text, "  % DATASHEET  % DERIVED\n") || !strstr(text, "  150.0% ^\n") ||
+        !strstr(text, "  120.0% ^           \n") || !strstr(text, "  100.0%           \n") ||
+        strstr(text, "100.0% ^") || !strstr(text, "\n% DERIVED: of the fp32 peak derived for Part X") ||
+        !strstr(text, "\n^ above its datasheet figure or derived peak: ") ||
+        !strstr(text, " in cache           \n") ||
+        !strstr(text, "\nin cache: arrays 3 x 64 KiB = 192 KiB <= LLC 1 MiB on host CPU, so no "))
+        fail_msg("table:\n%s", text);
+    free(text);
+
+    json_t *rows = json_array();
+    assert_int_equal(clb_micro_rows_json(&res, rows), 0);
+    assert_null(json_object_get(json_array_get(rows, 0), "datasheet"));
+    assert_true(json_is_true(json_object_get(json_object_get(json_array_get(rows, 0),
+                                                             "derived_peak"),
+                                             "above_limit")));
+    assert_true(json_is_true(json_object_get(json_object_get(json_array_get(rows, 1), "datasheet"),
+                                             "above_limit")));
+    assert_true(json_is_false(json_object_get(json_object_get(json_array_get(rows, 2), "datasheet"),
+                                              "above_limit")));
+    json_t *c = json_array_get(rows, 3);
+    assert_null(json_object_get(c, "datasheet"));
+    assert_true(json_is_true(json_object_get(c, "cache_resident")));
+    assert_string_equal(json_string_value(json_object_get(c, "datasheet_withheld")),
+                        "cache-resident: arrays 3 x 64 KiB = 192 KiB <= LLC 1 MiB");
+    json_decref(rows);
+
+    /* No figure above its limit: no mark, no note. */
+    res.rows[0].value = 99;
+    res.rows[1].value = 99;
+    text = NULL;
+    out = open_memstream(&text, &len);
+    assert_int_equal(clb_micro_write_table(out, &res, false), 0);
+    fclose(out);
+    assert_null(strstr(text, "^"));
+    free(text);
+    clb_micro_results_finish(&res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -152,6 +243,7 @@ int main(void)
         cmocka_unit_test(prop_format_units_and_errors),
         cmocka_unit_test(prop_table_is_complete),
         cmocka_unit_test(error_names),
+        cmocka_unit_test(limits_marked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

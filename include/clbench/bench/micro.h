@@ -66,6 +66,12 @@ struct clb_micro_row {
         unsigned chains;        /* peak: independent chains per work-item (host: accumulators) */
         char options[160];      /* peak on OpenCL: the kernel's build options; else "" */
     } launch;
+    /* bandwidth of the three stream arrays only (set by clb_bandwidth_run, then the attach
+     * step of clbench/commands' common.h): */
+    uint64_t array_bytes;       /* bytes of each of the three arrays (0: not of them) */
+    uint64_t llc_bytes;         /* the last-level cache they were held against (0: unknown) */
+    bool cache_resident;        /* 3 x array_bytes <= llc_bytes: cache, not DRAM, fed it */
+    bool datasheet_withheld;    /* a memory figure exists but, cache-resident, is not applied */
 };
 
 struct clb_micro_results {

@@ -58,6 +58,15 @@ struct clb_ds_row {
     bool opencl_split;        /* OpenCL may show the package as several devices */
     struct clb_ds_value fig[CLB_DS_FIGURES];
     json_t *match, *exclude;  /* borrowed arrays of patterns (exclude may be NULL) */
+    /*
+     * The row's "fp32_packed": whether fp32_vector counts packed FP32 (CDNA's
+     * v_pk_fma_f32, RDNA 3's dual issue: two FP32 FMAs a lane a clock) and the
+     * vendor's figure that does (GFLOP/s, sourced). Every AMD row states it
+     * (the parser insists); fp32_packed_counted false means fp32_vector is the
+     * non-packed rate, the one an FP32 vector kernel is held against.
+     */
+    bool fp32_packed_stated, fp32_packed_counted;
+    struct clb_ds_value fp32_packed;
 };
 
 /*

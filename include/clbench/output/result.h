@@ -41,19 +41,23 @@ json_t *clb_library_json(const struct clb_library_info *lib);
 
 /*
  * A row's "datasheet" object: accelerator, figure, value (the row's unit),
- * source, and percent (100 x measured / value) when `verified`; a derived
+ * source, and percent (100 x measured / value) and above_limit (measured >
+ * value: the table marks it "^") when `verified`; a derived
  * peak adds derived: true, cores, flops_per_cycle and clock_ghz. New
  * reference.
  */
 json_t *clb_datasheet_ref_json(const struct clb_datasheet_ref *d, double measured,
                                bool verified);
+/* The row's key for d: "derived_peak" for a derived peak, else "datasheet". */
+const char *clb_datasheet_ref_key(const struct clb_datasheet_ref *d);
 /*
  * What d is, for a sentence: "the datasheet's fp32_vector of NVIDIA H100
  * PCIe 80GB" or "the fp32 peak derived for AMD Zen 4: 2 cores x 32
  * flops/cycle x 3.69 GHz (measured)".
  */
 void clb_datasheet_what(const struct clb_datasheet_ref *d, char *buf, size_t len);
-/* "% DATASHEET: of WHAT, VALUE (source: ...)" on one line; value formatted by the caller. */
+/* "% DATASHEET: of WHAT, VALUE (source: ...)" on one line ("% DERIVED: ..." for a derived
+ * peak); value formatted by the caller. */
 void clb_datasheet_note(FILE *out, const struct clb_datasheet_ref *d, const char *value);
 
 /* "host CPU: ..." and one line per backend library (and its note), for the end of a table. */

@@ -47,6 +47,8 @@ struct clb_result_row {
     const char *metric;    /* key of the headline figure, e.g. "gflops" (higher is better) */
     bool has_value;        /* status ok and the figure present */
     double value;          /* the headline figure */
+    double best;           /* the fastest verified call's figure (<metric>_best; 0: absent, or
+                              not verified): what a peak is as a limit */
     double speedup;        /* over the CPU baseline; 0 when absent */
     bool baseline;         /* this row is the CPU baseline itself */
     bool headline;         /* peak: the best vector width of its precision */

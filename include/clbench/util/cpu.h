@@ -18,6 +18,7 @@
  *                              one, is ignored.
  */
 #include <stdbool.h>
+#include <stdint.h>
 
 struct clb_cpu_isa {
     /* x86-64 */
@@ -69,6 +70,13 @@ bool clb_cpu_level_parse(const char *name, enum clb_cpu_level *level);
  * Test hook, from the environment: CLBENCH_FAKE_CPU_ID=VENDOR:FAMILY:MODEL
  * (decimal or 0x hex) stands for the CPU's own, on any architecture; for a
  * hybrid part's P- and E-cores see CLBENCH_FAKE_CPU_TYPES below.
+ *
+ * Test hook, from the environment: CLBENCH_FAKE_CPU_TOPOLOGY=CPUS:PER_CORE
+ * (decimal, both >= 1, PER_CORE <= CPUS) stands for the topology below:
+ * this process may run on CPUS logical CPUs (clb_cpu_count_available), of
+ * which PER_CORE are the SMT siblings of one physical core
+ * (clb_cpu_count_cores: CPUS / PER_CORE, rounded up). "8:2" is an SMT-2
+ * machine of 4 cores on a machine of any size. A malformed value is ignored.
  */
 struct clb_cpu_id {
     bool known;
@@ -118,11 +126,28 @@ bool clb_cpu_count_core_types(unsigned *p_cores, unsigned *e_cores);
 unsigned clb_cpu_count_available(void);
 
 /*
+ * The share of this CPU's FMA units that `threads` threads can keep busy:
+ * threads / clb_cpu_count_cores(), at most 1 (SMT siblings share one core's
+ * units, so one thread per physical core already has all of them); 1 for
+ * threads 0 (none said). What a host backend on fewer threads than the host
+ * peak ran on is held against, as a share of that peak.
+ */
+double clb_cpu_core_share(unsigned threads);
+
+/*
  * Bytes of the data (or unified) cache of `level` (1, 2, 3) that CPU 0
  * has, from Linux's sysfs; 0 when not known. Per core for L1 and L2 on
  * today's CPUs; L3 is usually shared. Read once per process (first call
  * from the main thread).
  */
 unsigned long clb_cpu_cache_bytes(unsigned level);
+
+/*
+ * Bytes of the last-level cache (the highest level of data or unified
+ * cache sysfs lists) of all the CPUs online, each instance once: 12 x 32
+ * MiB of L3 for an EPYC of 12 dies, however many CPUs share each. 0 when
+ * not known. Read once per process (first call from the main thread).
+ */
+uint64_t clb_cpu_llc_total_bytes(void);
 
 #endif
