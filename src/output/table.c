@@ -91,10 +91,14 @@ void clb_table_print(const struct clb_table *t, FILE *out)
                 width[c] = w;
         }
     for (size_t r = 0; r < t->n_rows; r++) {
-        for (size_t c = 0; c < t->n_cols; c++) {
+        /* Empty cells at the end of a row print nothing: no line ends in blanks. */
+        size_t end = t->n_cols;
+        while (end > 1 && !t->cells[r * t->n_cols + end - 1][0])
+            end--;
+        for (size_t c = 0; c < end; c++) {
             const char *s = t->cells[r * t->n_cols + c];
             size_t pad = width[c] - display_width(s);
-            bool last = c + 1 == t->n_cols;
+            bool last = c + 1 == end;
             if (t->right[c])
                 fprintf(out, "%*s%s", (int)pad, "", s);
             else
