@@ -9,9 +9,9 @@ clb_require_device "$clbench"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-"$clbench" run --shapes llama-2-7b --context 16 --runs 1 -b clbench -d 0:0 -o "$tmp/r.json" \
+"$clbench" run --shapes phi-3-mini --context 16 --runs 1 -b clbench -d 0:0 -o "$tmp/r.json" \
     >"$tmp/run.txt" || { echo "FAIL: run"; cat "$tmp/run.txt"; exit 1; }
-"$clbench" fit --model llama-2-7b --context 16 --from "$tmp/r.json" >"$tmp/fit.txt" ||
+"$clbench" fit --model phi-3-mini --context 16 --from "$tmp/r.json" >"$tmp/fit.txt" ||
     { echo "FAIL: fit --from"; cat "$tmp/fit.txt"; exit 1; }
 grep -q '^Estimates from the figures measured in this run (upper bounds' "$tmp/run.txt" ||
     { echo "FAIL: run prints no estimates"; cat "$tmp/run.txt"; exit 1; }
