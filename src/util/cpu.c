@@ -412,6 +412,14 @@ double clb_cpu_core_share(unsigned threads)
     return threads && threads < cores ? (double)threads / cores : 1.0;
 }
 
+/* "32K", "2048K", "32M" in bytes. */
+static uint64_t cache_size_bytes(const char *buf)
+{
+    char *end;
+    const uint64_t v = strtoull(buf, &end, 10);
+    return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
+}
+
 static unsigned long read_cache_bytes(unsigned level)
 {
     char path[128], buf[64];
@@ -428,20 +436,9 @@ static unsigned long read_cache_bytes(unsigned level)
         snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%u/size", i);
         if (!read_line(path, buf, sizeof(buf)))
             continue;
-        /* "32K", "2048K", "32M" */
-        char *end;
-        unsigned long v = strtoul(buf, &end, 10);
-        return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
+        return (unsigned long)cache_size_bytes(buf);
     }
     return 0;
-}
-
-/* "32K", "2048K", "32M" in bytes. */
-static uint64_t cache_size_bytes(const char *buf)
-{
-    char *end;
-    const uint64_t v = strtoull(buf, &end, 10);
-    return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
 }
 
 static uint64_t read_llc_total(void)
