@@ -241,42 +241,6 @@ static bool fake_topology(unsigned *cpus, unsigned *per_core)
 }
 
 #if defined(__linux__)
-/*
- * The CPUs of avail at which a physical core counts: the first of its SMT siblings that avail
- * holds (core_id alone repeats across the dies of one package on some systems). False when
- * the topology cannot be read.
- */
-static bool core_firsts(const cpu_set_t *avail, cpu_set_t *firsts)
-{
-    CPU_ZERO(firsts);
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-        char path[96], list[256];
-        if (!CPU_ISSET(cpu, avail))
-            continue;
-        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
-                 cpu);
-        if (!read_line(path, list, sizeof(list)))
-            return false;
-        /* "0-1", "0,64", "3": the siblings, lowest first; count at the lowest available. */
-        int first = -1;
-        for (const char *p = list; *p;) {
-            char *end;
-            const long lo = strtol(p, &end, 10), hi = *end == '-' ? strtol(end + 1, &end, 10) : lo;
-            if (end == p)
-                break;
-            for (long c = lo; c <= hi && first < 0 && c < CPU_SETSIZE; c++)
-                if (CPU_ISSET((int)c, avail))
-                    first = (int)c;
-            p = *end == ',' ? end + 1 : end;
-            if (first >= 0 || !*end)
-                break;
-        }
-        if (first == cpu || first < 0)
-            CPU_SET(cpu, firsts);
-    }
-    return CPU_COUNT(firsts) > 0;
-}
-
 /* A Linux CPU list ("0-7,16", "" for none) into set; false when it is not one. */
 static bool parse_cpu_list(const char *s, cpu_set_t *set)
 {
@@ -302,13 +266,70 @@ static bool parse_cpu_list(const char *s, cpu_set_t *set)
     return true;
 }
 
-/* The P- and E-core CPU lists: the hook's, else Linux's hybrid PMUs'; false when neither. */
-static bool type_lists(cpu_set_t *p, cpu_set_t *e, bool *known)
+/*
+ * The CPUs of avail at which a physical core counts: the first of its SMT siblings that avail
+ * holds (core_id alone repeats across the dies of one package on some systems). False when
+ * the topology cannot be read.
+ */
+static bool core_firsts(const cpu_set_t *avail, cpu_set_t *firsts)
+{
+    CPU_ZERO(firsts);
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        char path[96], list[256];
+        cpu_set_t siblings;
+        if (!CPU_ISSET(cpu, avail))
+            continue;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+                 cpu);
+        if (!read_line(path, list, sizeof(list)) || !parse_cpu_list(list, &siblings))
+            return false;
+        CPU_AND(&siblings, &siblings, avail);
+        int first = -1;
+        for (int c = 0; c < CPU_SETSIZE && first < 0; c++)
+            if (CPU_ISSET(c, &siblings))
+                first = c;
+        /* A CPU its own list leaves out counts as a core of its own. */
+        if (first == cpu || first < 0)
+            CPU_SET(cpu, firsts);
+    }
+    return CPU_COUNT(firsts) > 0;
+}
+
+/*
+ * The CPUs this process may run on and the first CPU of each physical core among them:
+ * Linux's, or CLBENCH_FAKE_CPU_TOPOLOGY's (CPUs 0 to CPUS-1, PER_CORE siblings a core), so
+ * that every count below sees the same machine. False when the topology cannot be read.
+ */
+static bool cpu_topology(cpu_set_t *avail, cpu_set_t *firsts)
+{
+    unsigned n, per_core;
+
+    if (fake_topology(&n, &per_core)) {
+        CPU_ZERO(avail);
+        CPU_ZERO(firsts);
+        for (unsigned c = 0; c < n; c++) {
+            CPU_SET(c, avail);
+            if (c % per_core == 0)
+                CPU_SET(c, firsts);
+        }
+        return true;
+    }
+    return sched_getaffinity(0, sizeof(*avail), avail) == 0 && CPU_COUNT(avail) > 0 &&
+           core_firsts(avail, firsts);
+}
+
+/*
+ * The P- and E-core CPU lists: the hook's, else Linux's hybrid PMUs' (none on a faked
+ * topology: it is not this machine); false when neither.
+ */
+static bool type_lists(bool faked, cpu_set_t *p, cpu_set_t *e, bool *known)
 {
     const char *fake = getenv("CLBENCH_FAKE_CPU_TYPES");
     char pl[1024] = "", el[1024] = "";
 
     *known = true;
+    if (faked && !fake)
+        return false;
     if (fake) {
         const char *slash = strchr(fake, '/');
         if (!slash || (size_t)(slash - fake) >= sizeof(pl) || strlen(slash + 1) >= sizeof(el))
@@ -341,35 +362,31 @@ static bool cpuid_hybrid(void)
 
 unsigned clb_cpu_count_cores(void)
 {
+#if defined(__linux__)
+    cpu_set_t avail, firsts;
+    if (cpu_topology(&avail, &firsts))
+        return (unsigned)CPU_COUNT(&firsts);
+#else
     unsigned fake_cpus, fake_per_core;
     if (fake_topology(&fake_cpus, &fake_per_core))
         return (fake_cpus + fake_per_core - 1) / fake_per_core;
-#if defined(__linux__)
-    cpu_set_t avail, firsts;
-    if (sched_getaffinity(0, sizeof(avail), &avail) == 0 && core_firsts(&avail, &firsts))
-        return (unsigned)CPU_COUNT(&firsts);
 #endif
     return clb_cpu_count_available();
 }
 
 bool clb_cpu_count_core_types(unsigned *p_cores, unsigned *e_cores)
 {
-    unsigned fake_cpus, fake_per_core;
-
     *p_cores = *e_cores = 0;
-    /* A faked topology has one kind of core unless the kinds are faked too. */
-    if (fake_topology(&fake_cpus, &fake_per_core) && !getenv("CLBENCH_FAKE_CPU_TYPES")) {
-        *p_cores = clb_cpu_count_cores();
-        return true;
-    }
 #if defined(__linux__)
     cpu_set_t avail, firsts, p, e, both;
+    unsigned fake_cpus, fake_per_core;
+    const bool faked = fake_topology(&fake_cpus, &fake_per_core);
     bool known;
-    if (sched_getaffinity(0, sizeof(avail), &avail) != 0 || !core_firsts(&avail, &firsts))
+    if (!cpu_topology(&avail, &firsts))
         return false;
-    if (!type_lists(&p, &e, &known)) {
-        /* No lists: one kind of core, P-cores, unless CPUID says the part is hybrid. */
-        if (!known || cpuid_hybrid())
+    if (!type_lists(faked, &p, &e, &known)) {
+        /* No lists: one kind of core, P-cores, unless CPUID says this part is hybrid. */
+        if (!known || (!faked && cpuid_hybrid()))
             return false;
         *p_cores = (unsigned)CPU_COUNT(&firsts);
         return true;

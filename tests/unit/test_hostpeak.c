@@ -379,25 +379,6 @@ static void cpu_identity(void **state)
     assert_int_equal(clb_cpu_level_fma_bits(CLB_CPU_NEON), 128);
 }
 
-static void clock_measured(void **state)
-{
-    char why[160] = "";
-    (void)state;
-
-#if defined(__x86_64__) || defined(__aarch64__)
-    /* A core clock, on one thread and on every CPU; both chains checked. */
-    const double one = clb_host_clock_ghz(1, 5, 0.001, why, sizeof(why));
-    if (one <= 0)
-        fail_msg("%s", why);
-    assert_true(one > 0.3 && one < 7);
-    const double all = clb_host_clock_ghz(clb_cpu_count_available(), 5, 0.001, why, sizeof(why));
-    assert_true(all > 0.3 && all < 7);
-#else
-    assert_true(clb_host_clock_ghz(1, 5, 0.001, why, sizeof(why)) == 0);
-    assert_non_null(strstr(why, "architecture"));
-#endif
-}
-
 /* Right values for `threads` threads of v after `rounds` rounds. */
 static void *right_values(const struct clb_host_peak_variant *v, unsigned threads,
                           uint64_t rounds, size_t *n)
@@ -516,6 +497,24 @@ static void smt_share_by_cores(void **state)
     assert_true(clb_cpu_core_share(0) == 1.0);
     setenv("CLBENCH_FAKE_CPU_TOPOLOGY", "3:2", 1); /* a core with one of its siblings off */
     assert_int_equal(clb_cpu_count_cores(), 2);
+    /* Every count sees the faked machine: its cores split by the kinds' hook, CPU by CPU
+     * (CPUs 0-3 the P-cores' threads, 4-7 the E-cores'), and of one kind without it. */
+    unsigned p = 99, e = 99;
+    setenv("CLBENCH_FAKE_CPU_TOPOLOGY", "8:2", 1);
+    setenv("CLBENCH_FAKE_CPU_TYPES", "0-3/4-7", 1);
+    assert_true(clb_cpu_count_core_types(&p, &e));
+    assert_int_equal(p, 2);
+    assert_int_equal(e, 2);
+    setenv("CLBENCH_FAKE_CPU_TYPES", "0-2/4-7", 1); /* a core is of its first thread's kind */
+    assert_true(clb_cpu_count_core_types(&p, &e));
+    assert_int_equal(p, 2);
+    assert_int_equal(e, 2);
+    setenv("CLBENCH_FAKE_CPU_TYPES", "0-1/4-7", 1); /* core 2-3 of neither kind */
+    assert_false(clb_cpu_count_core_types(&p, &e));
+    unsetenv("CLBENCH_FAKE_CPU_TYPES");
+    assert_true(clb_cpu_count_core_types(&p, &e));
+    assert_int_equal(p, 4);
+    assert_int_equal(e, 0);
     /* A malformed hook is ignored: the machine's own topology. */
     unsetenv("CLBENCH_FAKE_CPU_TOPOLOGY");
     const unsigned cpus = clb_cpu_count_available(), cores = clb_cpu_count_cores();
@@ -539,7 +538,6 @@ int main(void)
         cmocka_unit_test(every_supported_variant_verifies),
         cmocka_unit_test(run_fills_rows),
         cmocka_unit_test(cpu_identity),
-        cmocka_unit_test(clock_measured),
         cmocka_unit_test(corrupted_results_fail),
         cmocka_unit_test(short_kernel_is_caught),
         cmocka_unit_test(smt_share_by_cores),

@@ -21,7 +21,9 @@
 #include "config.h"
 
 static struct clb_device dev;
-static char path[256];
+static char dir[64];   /* a private folder for the cache file and its lock, removed at the end */
+static char path[128]; /* dir/tuning.json */
+static char lock[160]; /* path.lock, the store's lock file */
 
 static void set_prop(enum clb_prop_id id, const char *str, uint64_t num)
 {
@@ -39,7 +41,11 @@ static int setup(void **state)
     set_prop(CLB_PROP_DRIVER_VERSION, "1.2.3", 0);
     set_prop(CLB_PROP_MAX_WORK_GROUP_SIZE, NULL, 1024);
     set_prop(CLB_PROP_LOCAL_MEM_BYTES, NULL, 65536);
-    snprintf(path, sizeof(path), "/tmp/clbench-test-tune-%d.json", (int)getpid());
+    snprintf(dir, sizeof(dir), "/tmp/clbench-test-tune-XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(path, sizeof(path), "%s/tuning.json", dir);
+    snprintf(lock, sizeof(lock), "%s.lock", path);
     setenv("CLBENCH_TUNING_FILE", path, 1);
     return 0;
 }
@@ -48,7 +54,8 @@ static int teardown(void **state)
 {
     (void)state;
     unlink(path);
-    return 0;
+    unlink(lock);
+    return rmdir(dir);
 }
 
 static void write_file(const char *text)

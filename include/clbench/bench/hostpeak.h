@@ -89,21 +89,6 @@ int clb_host_peak_call(const struct clb_host_peak_variant *v, unsigned threads, 
                        void *values, double *seconds, char *why, size_t why_len);
 
 /*
- * The clock the host's cores keep while `threads` of them run add chains
- * alone (no FMA load: clb_host_peak_run takes clb_host_fma_clock_ghz), in GHz:
- * each thread runs `windows` chains of dependent integer adds (one a cycle
- * on every x86-64 and AArch64 core; clb_hp_add_chain) of about window_s
- * each, every sum checked exactly, and keeps its fastest window (other work
- * on its CPU only ever slows a chain); the clock is the slowest thread's.
- * A lower bound of the cores' clock when every window was disturbed. 0 with
- * why filled when not measured (another architecture, a thread that could
- * not start, a wrong sum) or when it exceeds the CPU's maximum clock
- * (clb_cpu_max_khz) by over 5 %.
- */
-double clb_host_clock_ghz(unsigned threads, unsigned windows, double window_s, char *why,
-                          size_t why_len);
-
-/*
  * The clock the cores keep during v's FMA run, in GHz: each of `threads`
  * threads sizes a chunk of v's kernel to take chunk_s seconds on its core,
  * then runs `windows` times that chunk (from its lanes' starts) followed by
