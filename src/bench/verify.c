@@ -228,38 +228,95 @@ static void entry_tolerance(const struct clb_gemm_reference *r, double ref, doub
 }
 
 /*
- * Every entry from the exact inputs in long double, compensated: fp32 and
- * fp16 products are exact there, fp64 products round by 2^-64 at most.
+ * Splits [0, n) into ranges run on up to one thread per available CPU, each
+ * calling fn(ctx, begin, end); small jobs (n * cost below a few million
+ * operations) and ranges whose thread cannot start run on the caller.
+ * Every output is written by the one range that owns it: no locks.
  */
-static void full_naive(struct clb_gemm_reference *r)
+typedef void (*range_fn)(void *ctx, uint64_t begin, uint64_t end);
+
+struct range_job {
+    pthread_t tid;
+    range_fn fn;
+    void *ctx;
+    uint64_t begin, end;
+};
+
+static void *range_main(void *arg)
 {
+    struct range_job *j = arg;
+    j->fn(j->ctx, j->begin, j->end);
+    return NULL;
+}
+
+static void parallel_for(uint64_t n, uint64_t cost, range_fn fn, void *ctx)
+{
+    enum { MAX_THREADS = 256 };
+    struct range_job jobs[MAX_THREADS];
+    bool started[MAX_THREADS] = { false };
+    uint64_t threads = clb_cpu_count_available();
+
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    if (threads > n)
+        threads = n;
+    if (n * cost < (UINT64_C(1) << 22) || threads < 2) {
+        fn(ctx, 0, n);
+        return;
+    }
+    for (uint64_t t = 0; t < threads; t++)
+        jobs[t] = (struct range_job){ .fn = fn, .ctx = ctx, .begin = n * t / threads,
+                                      .end = n * (t + 1) / threads };
+    for (uint64_t t = 1; t < threads; t++)
+        started[t] = pthread_create(&jobs[t].tid, NULL, range_main, &jobs[t]) == 0;
+    for (uint64_t t = 0; t < threads; t++)
+        if (!started[t])
+            fn(ctx, jobs[t].begin, jobs[t].end);
+    for (uint64_t t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(jobs[t].tid, NULL);
+}
+
+/*
+ * Entries [begin, end) of C, row-major, from the exact inputs in long double, compensated:
+ * fp32 and fp16 products are exact there, fp64 products round by 2^-64 at most. Each entry
+ * is computed the same way on whichever thread owns it.
+ */
+static void naive_entries(void *ctx, uint64_t begin, uint64_t end)
+{
+    struct clb_gemm_reference *r = ctx;
     const struct clb_gemm_data *d = r->data;
     const struct clb_gemm_shape sh = d->shape;
     const enum clb_precision pr = d->precision;
     const long double product_u = pr == CLB_FP64 ? U_LD : 0;
 
-    for (uint64_t i = 0; i < sh.m; i++) {
-        for (uint64_t j = 0; j < sh.n; j++) {
-            struct clb_csum acc = { 0, 0 };
-            long double s = 0, p = 0;
-            for (uint64_t q = 0; q < sh.k; q++) {
-                long double t = (long double)clb_gemm_load(pr, d->a, i * sh.k + q) *
-                                (long double)clb_gemm_load(pr, d->b, q * sh.n + j);
-                clb_csum_add(&acc, t);
-                s += fabsl(t);
-                p += t * t;
-            }
-            const size_t at = i * sh.n + j;
-            const long double ab = clb_csum_value(&acc);
-            const double c0 = clb_gemm_load(pr, d->c0, at);
-            const long double ref = (long double)d->alpha * ab + (long double)d->beta * c0;
-            const double err = fabs(d->alpha) * (csum_err(ab, s, sh.k) + (double)(product_u * s)) +
-                               (double)(4 * U_LD * (fabsl(ref) + fabsl((long double)d->beta * c0)));
-            r->ref[at] = (double)ref;
-            entry_tolerance(r, (double)ref, (double)s, (double)p, c0, err, &r->tol[at],
-                            &r->var[at]);
+    for (uint64_t at = begin; at < end; at++) {
+        const uint64_t i = at / sh.n, j = at % sh.n;
+        struct clb_csum acc = { 0, 0 };
+        long double s = 0, p = 0;
+        for (uint64_t q = 0; q < sh.k; q++) {
+            long double t = (long double)clb_gemm_load(pr, d->a, i * sh.k + q) *
+                            (long double)clb_gemm_load(pr, d->b, q * sh.n + j);
+            clb_csum_add(&acc, t);
+            s += fabsl(t);
+            p += t * t;
         }
+        const long double ab = clb_csum_value(&acc);
+        const double c0 = clb_gemm_load(pr, d->c0, at);
+        const long double ref = (long double)d->alpha * ab + (long double)d->beta * c0;
+        const double err = fabs(d->alpha) * (csum_err(ab, s, sh.k) + (double)(product_u * s)) +
+                           (double)(4 * U_LD * (fabsl(ref) + fabsl((long double)d->beta * c0)));
+        r->ref[at] = (double)ref;
+        entry_tolerance(r, (double)ref, (double)s, (double)p, c0, err, &r->tol[at], &r->var[at]);
     }
+}
+
+/* Every entry, on up to one thread per available CPU. */
+static void full_naive(struct clb_gemm_reference *r)
+{
+    const struct clb_gemm_shape sh = r->data->shape;
+
+    parallel_for(sh.m * sh.n, sh.k, naive_entries, r);
 }
 
 #if HAVE_OPENBLAS /* the DGEMM reference; without OpenBLAS the source falls back to naive loops */
@@ -357,56 +414,6 @@ static void random_weights(double *w, size_t n, uint64_t *seed)
         uint64_t bits = clb_rng_next(seed);
         w[i] = (bits & 16 ? -1.0 : 1.0) * (1.0 + (double)(bits & 15) / 16.0);
     }
-}
-
-/*
- * Splits [0, n) into ranges run on up to one thread per available CPU, each
- * calling fn(ctx, begin, end); small jobs (n * cost below a few million
- * operations) and ranges whose thread cannot start run on the caller.
- * Every output is written by the one range that owns it: no locks.
- */
-typedef void (*range_fn)(void *ctx, uint64_t begin, uint64_t end);
-
-struct range_job {
-    pthread_t tid;
-    range_fn fn;
-    void *ctx;
-    uint64_t begin, end;
-};
-
-static void *range_main(void *arg)
-{
-    struct range_job *j = arg;
-    j->fn(j->ctx, j->begin, j->end);
-    return NULL;
-}
-
-static void parallel_for(uint64_t n, uint64_t cost, range_fn fn, void *ctx)
-{
-    enum { MAX_THREADS = 256 };
-    struct range_job jobs[MAX_THREADS];
-    bool started[MAX_THREADS] = { false };
-    uint64_t threads = clb_cpu_count_available();
-
-    if (threads > MAX_THREADS)
-        threads = MAX_THREADS;
-    if (threads > n)
-        threads = n;
-    if (n * cost < (UINT64_C(1) << 22) || threads < 2) {
-        fn(ctx, 0, n);
-        return;
-    }
-    for (uint64_t t = 0; t < threads; t++)
-        jobs[t] = (struct range_job){ .fn = fn, .ctx = ctx, .begin = n * t / threads,
-                                      .end = n * (t + 1) / threads };
-    for (uint64_t t = 1; t < threads; t++)
-        started[t] = pthread_create(&jobs[t].tid, NULL, range_main, &jobs[t]) == 0;
-    for (uint64_t t = 0; t < threads; t++)
-        if (!started[t])
-            fn(ctx, jobs[t].begin, jobs[t].end);
-    for (uint64_t t = 1; t < threads; t++)
-        if (started[t])
-            pthread_join(jobs[t].tid, NULL);
 }
 
 /*

@@ -7,33 +7,6 @@
 #include "clbench/core/gemm_data.h"
 #include "clbench/util/rng.h"
 
-double clb_gemm_load(enum clb_precision p, const void *m, size_t i)
-{
-    switch (p) {
-    case CLB_FP64:
-        return ((const double *)m)[i];
-    case CLB_FP16:
-        return clb_half_to_double(((const cl_half *)m)[i]);
-    default:
-        return ((const float *)m)[i];
-    }
-}
-
-void clb_gemm_store(enum clb_precision p, void *m, size_t i, double v)
-{
-    switch (p) {
-    case CLB_FP64:
-        ((double *)m)[i] = v;
-        break;
-    case CLB_FP16:
-        ((cl_half *)m)[i] = cl_half_from_float((float)v, CL_HALF_RTE);
-        break;
-    default:
-        ((float *)m)[i] = (float)v;
-        break;
-    }
-}
-
 bool clb_gemm_mode_is_default(const struct clb_gemm_mode *mode)
 {
     return !mode || (!mode->trans_a && !mode->trans_b && !mode->col_major && !mode->ld_pad &&

@@ -724,19 +724,25 @@ static void stats_median_and_spread(void **state)
     assert_int_equal(s.n, 0);
 }
 
-int main(void)
+/*
+ * Two groups, two meson tests run side by side: the checks at long K (thousands of k-terms
+ * per entry, Freivalds at its own size), argument "long-k", and all the others.
+ */
+int main(int argc, char **argv)
 {
+    const struct CMUnitTest long_k[] = {
+        cmocka_unit_test(dropped_k_term_fails),
+        cmocka_unit_test(fp16_last_16_of_4096_fails),
+        cmocka_unit_test(freivalds_at_its_own_size),
+    };
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(correct_results_pass),
         cmocka_unit_test(noise_model_is_tight),
-        cmocka_unit_test(dropped_k_term_fails),
-        cmocka_unit_test(fp16_last_16_of_4096_fails),
         cmocka_unit_test(wrong_entries_fail),
         cmocka_unit_test(lower_precision_fails),
         cmocka_unit_test(cancellation_passes),
         cmocka_unit_test(underflow_passes),
         cmocka_unit_test(zero_scalars),
-        cmocka_unit_test(freivalds_at_its_own_size),
         cmocka_unit_test(half_to_double_is_exact),
         cmocka_unit_test(method_by_size),
         cmocka_unit_test(data_is_random_nonzero_and_seeded),
@@ -744,5 +750,11 @@ int main(void)
         cmocka_unit_test(mode_layouts),
         cmocka_unit_test(stats_median_and_spread),
     };
+    if (argc > 1 && !strcmp(argv[1], "long-k"))
+        return cmocka_run_group_tests_name("long K", long_k, NULL, NULL);
+    if (argc > 1) {
+        fprintf(stderr, "usage: %s [long-k]\n", argv[0]);
+        return 2;
+    }
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

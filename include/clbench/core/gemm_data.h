@@ -7,6 +7,7 @@
  * row- or column-major storage, leading-dimension padding, offsets), as BLAS
  * and CLBlast take them.
  */
+#include <CL/cl_half.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -119,9 +120,34 @@ struct clb_gemm_data *clb_gemm_data_create_mode(struct clb_gemm_shape shape,
                                                 uint64_t seed, struct clb_error *e);
 void clb_gemm_data_destroy(struct clb_gemm_data *d);
 
-/* Element i of a matrix in precision p, as a double (exact). */
-double clb_gemm_load(enum clb_precision p, const void *m, size_t i);
+/* Element i of a matrix in precision p, as a double (exact). Inline: the reference and the
+ * checks call it for every k-term of every entry. */
+static inline double clb_gemm_load(enum clb_precision p, const void *m, size_t i)
+{
+    switch (p) {
+    case CLB_FP64:
+        return ((const double *)m)[i];
+    case CLB_FP16:
+        return clb_half_to_double(((const cl_half *)m)[i]);
+    default:
+        return ((const float *)m)[i];
+    }
+}
+
 /* Stores v, rounded to nearest in precision p, as element i. */
-void clb_gemm_store(enum clb_precision p, void *m, size_t i, double v);
+static inline void clb_gemm_store(enum clb_precision p, void *m, size_t i, double v)
+{
+    switch (p) {
+    case CLB_FP64:
+        ((double *)m)[i] = v;
+        break;
+    case CLB_FP16:
+        ((cl_half *)m)[i] = cl_half_from_float((float)v, CL_HALF_RTE);
+        break;
+    default:
+        ((float *)m)[i] = (float)v;
+        break;
+    }
+}
 
 #endif
