@@ -76,7 +76,9 @@ bool clb_cpu_level_parse(const char *name, enum clb_cpu_level *level);
  * this process may run on CPUS logical CPUs (clb_cpu_count_available), of
  * which PER_CORE are the SMT siblings of one physical core
  * (clb_cpu_count_cores: CPUS / PER_CORE, rounded up). "8:2" is an SMT-2
- * machine of 4 cores on a machine of any size. A malformed value is ignored.
+ * machine of 4 cores on a machine of any size, its cores of one kind
+ * (clb_cpu_count_core_types) unless CLBENCH_FAKE_CPU_TYPES names the kinds
+ * of its CPUs. A malformed value is ignored.
  */
 struct clb_cpu_id {
     bool known;
