@@ -13,6 +13,7 @@
 
 #include "buffers.h"
 #include "clbench/backends/backend.h"
+#include "clbench/backends/clbench_gemm.h"
 #include "clbench/cl/kernels.h"
 #include "clbench/util/cpu.h"
 #include "clbench/util/rng.h"
@@ -32,8 +33,15 @@ struct own_params {
     unsigned kw;         /* OWN_GPU: K per slice staged in local memory */
 };
 
-/* The GPU variant's limit on accumulators: 32-bit registers a work-item spends on its tile. */
+/*
+ * The GPU variant's limits on 32-bit registers a work-item spends on its
+ * tile's accumulators, and on those plus the next slice it holds: the
+ * compilers for NVIDIA's and AMD's GPUs need about as many again for the
+ * operands, addresses and loop state, and 255 is the most either ISA gives
+ * a work-item (beyond that they spill: .local in PTX, scratch on amdgcn).
+ */
 #define GPU_ACC_WORDS 64
+#define GPU_REG_WORDS 96
 /* Split K into at most this many parts, each at least SPLIT_MIN_SLICES slices of KW. */
 #define GPU_MAX_SPLITS 16
 #define GPU_SPLIT_MIN_SLICES 8
@@ -194,6 +202,10 @@ static bool params_valid(const struct clb_device *dev, enum clb_precision prec,
     if (p->variant != OWN_GPU || (p->vw != 2 && p->vw != 4) || p->tm % p->vw || p->tm > 16 ||
         tn > 16 || p->kw < 1 || p->kw > 64 || (p->tm * p->kw) % p->lx ||
         (tn * p->kw) % p->ly || p->tm * tn * es / 4 > GPU_ACC_WORDS)
+        return false;
+    /* The next slice: (LY * TM + LX * TN) * KW values over LX * LY work-items. */
+    const uint64_t next = (uint64_t)(p->ly * p->tm + p->lx * tn) * p->kw / (p->lx * p->ly);
+    if ((p->tm * tn + next) * es / 4 > GPU_REG_WORDS)
         return false;
     return gpu_local_bytes(p, es) <= clb_device_u64(dev, CLB_PROP_LOCAL_MEM_BYTES);
 }
@@ -363,6 +375,28 @@ static void own_build_options(const struct own_params *p, enum clb_precision pre
         snprintf(buf, len, "-DTM=%u -DVW=%u -DNV=%u%s", p->tm, p->vw, p->nv, fp64);
 }
 
+static const char *own_kernel_name(const struct own_params *p)
+{
+    return p->variant == OWN_GPU ? "clb_gemm_gpu" : "clb_gemm";
+}
+
+bool clb_clbench_gemm_program(const struct clb_tune_params *params, enum clb_precision p,
+                              char *kernel, size_t kernel_len, char *options,
+                              size_t options_len)
+{
+    const struct own_params o = from_tune(params);
+
+    if (kernel_len)
+        kernel[0] = '\0';
+    if (options_len)
+        options[0] = '\0';
+    if (o.variant != OWN_PACKED && o.variant != OWN_GPU)
+        return false;
+    snprintf(kernel, kernel_len, "%s", own_kernel_name(&o));
+    own_build_options(&o, p, options, options_len);
+    return true;
+}
+
 static cl_kernel kernel(struct own_state *s, const char *name, struct clb_error *e)
 {
     cl_int err;
@@ -471,7 +505,7 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
         goto error;
     if (s->p.variant == OWN_GPU) {
         s->splits = gpu_split(dev, data->precision, &s->p, s->q.m, s->q.n, s->q.k, &s->kchunk);
-        if (!(s->gemm = kernel(s, "clb_gemm_gpu", e)) ||
+        if (!(s->gemm = kernel(s, own_kernel_name(&s->p), e)) ||
             !(s->sum = kernel(s, "clb_gemm_gpu_sum", e)))
             goto error;
         /* One element when K is not split: the kernel takes a buffer either way. */
@@ -481,7 +515,7 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
             goto error;
         return s;
     }
-    if (!(s->gemm = kernel(s, "clb_gemm", e)) || !(s->pack_a = kernel(s, "clb_gemm_pack_a", e)) ||
+    if (!(s->gemm = kernel(s, own_kernel_name(&s->p), e)) || !(s->pack_a = kernel(s, "clb_gemm_pack_a", e)) ||
         !(s->pack_b = kernel(s, "clb_gemm_pack_b", e)))
         goto error;
     const uint64_t tn = (uint64_t)s->p.vw * s->p.nv;

@@ -73,7 +73,7 @@ static void own_kernel_variants(void **state)
     static const unsigned sets[][8] = {
         { 0, 1, 4, 1, 1, 1, 0, 0 },   { 0, 5, 4, 3, 2, 1, 7, 0 },  { 0, 12, 16, 2, 8, 1, 256, 0 },
         { 0, 16, 8, 2, 3, 2, 64, 0 }, { 0, 7, 16, 1, 4, 1, 1, 0 }, { 2, 8, 4, 1, 16, 16, 0, 16 },
-        { 2, 4, 2, 2, 8, 4, 0, 8 },   { 2, 2, 2, 1, 1, 1, 0, 1 },  { 2, 4, 4, 1, 4, 8, 0, 32 },
+        { 2, 4, 2, 2, 8, 4, 0, 8 },   { 2, 2, 2, 1, 1, 1, 0, 1 },  { 2, 4, 4, 1, 4, 8, 0, 8 },
     };
     static const char *const names[] = { "VARIANT", "TM", "VW", "NV", "LX", "LY", "KC", "KW" };
     const struct clb_gemm_backend *be = clb_gemm_backend_find("clbench");
