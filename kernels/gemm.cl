@@ -7,7 +7,7 @@
  * B is the same matrix read with its strides swapped, and a column-major C
  * is the row-major C^T = op(B)^T op(A)^T, which the host sets up by
  * swapping A and B (src/backends/clbench_gemm.c).
- * Two variants, chosen by the host:
+ * Two variants, chosen by the host (by the device's type, or --code-path):
  *
  * clb_gemm (CPUs): each work-item owns a TM x TN tile of C in registers
  * (TM rows of NV vectors of VW elements) and walks a chunk of K over packed
@@ -21,15 +21,27 @@
  * a work-group shares stay in cache. No local memory: on CPUs the registers
  * would be spilled around every barrier.
  *
- * clb_gemm_local (GPUs): a work-group of LX x LY work-items computes a
- * (LY * TM) x (LX * TN) tile of C; per KW-wide slice of K it stages the
- * slices of A and B in local memory (coalesced loads, zero outside the
- * matrices), then each work-item accumulates TM x TN values strided by the
- * work-group size, so neighbouring work-items touch neighbouring words.
+ * clb_gemm_gpu (GPUs): a work-group of LX x LY work-items computes an
+ * MT x NT = (LY * TM) x (LX * TN) tile of C over a range of K. Per KW-wide
+ * slice of K it stages the slices of A (KW x MT) and B (KW x NT) in local
+ * memory, loaded coalesced along whichever dimension of each is contiguous
+ * (zero outside the matrices); each work-item keeps a TM x TN register tile
+ * and reads its TM values of A and TN of B for each k as vectors of VW (TM
+ * and TN multiples of VW), so TM / VW + TN / VW local loads feed TM * TN
+ * FMAs (8 x 8 of float4: 4 loads, 64 FMAs). The next slice is read from
+ * global memory into registers while the current one is computed; every
+ * tile loop is unrolled with compile-time bounds, so the tile stays in
+ * registers. K split (the host's choice where the problem has fewer than 4
+ * work-groups per compute unit): work-group z of the NDRange's third
+ * dimension takes [z * kchunk, (z + 1) * kchunk) and writes its raw sums to
+ * a buffer, and clb_gemm_gpu_sum adds the parts in order into C with alpha
+ * and beta; unsplit, clb_gemm_gpu writes C itself.
  *
  * Build options: -DTM=rows -DVW=width -DNV=vectors (TN = VW * NV; clb_gemm
- * takes VW = 4, 8 or 16), -DKW=slice for clb_gemm_local with -DLX= -DLY=
- * (the program then holds only it), [-DUSE_FP64].
+ * takes VW = 4, 8 or 16, clb_gemm_gpu 2 or 4), -DKW=slice with -DLX= -DLY=
+ * for clb_gemm_gpu and clb_gemm_gpu_sum (the program then holds only them;
+ * the host checks that MT * KW and NT * KW are multiples of LX * LY),
+ * [-DUSE_FP64].
  */
 #ifdef USE_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable

@@ -2,7 +2,11 @@
  * clbench's own portable GEMM (kernels/gemm.cl) as a backend: the fallback
  * where CLBlast is absent, and a second opinion where it is present. It runs
  * the stored tuning it is handed when that is valid on the device, otherwise
- * defaults by device type; its tuning part is what `clbench tune` searches.
+ * defaults from what the device reports; its tuning part is what `clbench
+ * tune` searches. Two variants (kernels/gemm.cl): packed panels for CPUs and
+ * local-memory tiles for GPUs, by the device's type or the problem's
+ * code_path (gemm --code-path); the GPU one splits K where the problem has
+ * too few tiles for the device (gpu_split).
  * Every mode runs: the kernels read A and B through strides and offsets and
  * write a row-major C; a column-major C is computed as the row-major C^T =
  * op(B)^T op(A)^T (struct own_problem).
