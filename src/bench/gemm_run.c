@@ -458,6 +458,8 @@ static bool problem_ready(struct problem *pb, const struct clb_gemm_options *opt
         pb->data = clb_gemm_data_create_mode(pb->shape, pb->precision, opt->alpha, opt->beta,
                                              &opt->mode, opt->seed, &pb->err);
         if (pb->data)
+            pb->data->code_path = opt->code_path;
+        if (pb->data)
             pb->ref = clb_gemm_reference_create(pb->data, opt->seed ^ 0x5eed, &pb->err);
         /* C's whole buffer, as the backends download it. */
         if (pb->ref && !(pb->c = malloc(pb->data->lc.elems * clb_precision_bytes(pb->precision))))

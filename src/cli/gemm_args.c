@@ -314,6 +314,17 @@ int clb_opt_layout(const char *arg, void *field, struct clb_error *e)
     return 0;
 }
 
+int clb_opt_code_path(const char *arg, void *field, struct clb_error *e)
+{
+    for (int c = CLB_CODE_PATH_AUTO; c <= CLB_CODE_PATH_GPU; c++)
+        if (!strcmp(arg, clb_code_path_name((enum clb_code_path)c))) {
+            *(enum clb_code_path *)field = (enum clb_code_path)c;
+            return 0;
+        }
+    clb_error_set(e, "unknown code path '%.40s', expected auto, cpu or gpu", arg);
+    return -1;
+}
+
 int clb_opt_ld_pad(const char *arg, void *field, struct clb_error *e)
 {
     return clb_parse_u64(arg, 0, CLB_GEMM_MAX_LD_PAD, &((struct clb_gemm_mode *)field)->ld_pad,

@@ -31,6 +31,7 @@ struct gemm_config {
     double min_time_s, max_time_s, alpha, beta;
     uint64_t seed;
     struct clb_gemm_mode mode;         /* --trans, --layout, --ld, --offset */
+    enum clb_code_path code_path;      /* --code-path */
     bool transfers;
     bool no_peak;
     bool untuned;
@@ -115,6 +116,12 @@ static const struct clb_option gemm_options[] = {
     { "offset", 0, "N",
       "Put each matrix N elements into its buffer, as CLBlast's a_offset, b_offset and "
       "c_offset (default: 0)", clb_opt_offset, offsetof(struct gemm_config, mode) },
+    { "code-path", 0, "PATH",
+      "Which of clbench's own GEMM kernels runs (-b clbench): cpu (packed panels, "
+      "register tiles of vectors), gpu (tiles staged in local memory, register tiles fed "
+      "by vector reads, K split where the problem gives fewer than 4 work-groups per compute unit) or "
+      "auto (cpu on devices of type CPU, else gpu) (default: auto)", clb_opt_code_path,
+      offsetof(struct gemm_config, code_path) },
     { "untuned", 0, NULL,
       "Also run every tunable backend with its built-in parameters (clblast-untuned, "
       "clbench-untuned) next to its rows with the parameters stored by 'clbench tune'", NULL,
@@ -443,6 +450,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         .alpha = cfg->alpha,
         .beta = cfg->beta,
         .mode = cfg->mode,
+        .code_path = cfg->code_path,
         .progress = isatty(STDERR_FILENO),
         .stored_params = stored_params,
         .step = fleet ? clb_fleet_step : NULL,

@@ -11,6 +11,14 @@ const char *clb_precision_name(enum clb_precision p)
     return p < CLB_PRECISION_COUNT ? names[p] : "?";
 }
 
+const char *clb_code_path_name(enum clb_code_path c)
+{
+    static const char *const names[] = { [CLB_CODE_PATH_AUTO] = "auto",
+                                         [CLB_CODE_PATH_CPU] = "cpu",
+                                         [CLB_CODE_PATH_GPU] = "gpu" };
+    return (unsigned)c <= CLB_CODE_PATH_GPU ? names[c] : "?";
+}
+
 size_t clb_precision_bytes(enum clb_precision p)
 {
     return p == CLB_FP64 ? 8 : p == CLB_FP16 ? 2 : 4;

@@ -145,14 +145,14 @@ static void too_large_is_skipped_before_allocating(void **state)
     clb_gemm_results_finish(&res);
 }
 
-/* Stored parameters that make clbench's own kernel run its local-memory (GPU) variant anywhere. */
+/* Stored parameters that make clbench's own kernel run its GPU variant anywhere. */
 static bool local_variant(const struct clb_device *dev, const char *kernel, enum clb_precision p,
                           struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
                           struct clb_tune_params *out, struct clb_tune_match *match)
 {
     (void)mode;
     static const char *const names[] = { "VARIANT", "TM", "VW", "NV", "LX", "LY", "KW" };
-    static const size_t values[] = { 1, 3, 1, 2, 4, 4, 8 };
+    static const size_t values[] = { 2, 4, 2, 2, 4, 4, 8 };
 
     (void)dev, (void)p, (void)shape;
     if (strcmp(kernel, "clbench-gemm"))
@@ -211,8 +211,66 @@ static void every_mode_every_backend(void **state)
             assert_int_equal(r->verify.checked, shape.m * shape.n);
             if (r->backend == backends[2] && !r->untuned) {
                 assert_true(r->tuned);
-                assert_non_null(strstr(r->kernel, "local memory"));
+                assert_non_null(strstr(r->kernel, "gpu tiles: TM=4 TN=4 (2 x 2) LX=4 LY=4 KW=8"));
             }
+        }
+        clb_gemm_results_finish(&res);
+    }
+}
+
+/*
+ * --code-path gpu on every device (pocl's CPU included): clbench's GPU
+ * variant at its defaults in every mode, fp32 and fp64, verified, at a shape
+ * of edge tiles that is not split (37 x 29 x 41: too few slices of K) and
+ * one whose single tile (fewer than 4 per compute unit on any device) has K
+ * split into 2 parts (33 x 40 x 260: 17 slices of 16, at least 8 a part,
+ * the second part short; the partial sums reduced by clb_gemm_gpu_sum with
+ * alpha and beta).
+ */
+static void gpu_code_path_every_mode(void **state)
+{
+    static const struct clb_gemm_shape gshapes[] = { { 37, 29, 41 }, { 33, 40, 260 } };
+    const struct clb_gemm_backend *be = backends[2];
+
+    (void)state;
+    for (unsigned mi = 0; mi < 16; mi++) {
+        struct clb_gemm_results res;
+        struct clb_error e;
+        struct clb_gemm_options opt = {
+            .shapes = gshapes, .n_shapes = 2, .precisions = precs, .n_precisions = 2,
+            .backends = &be, .n_backends = 1, .runs = 1, .seed = 7, .alpha = 0.75,
+            .beta = -0.5, .code_path = CLB_CODE_PATH_GPU,
+            .mode = { .trans_a = mi & 1, .trans_b = mi & 2, .col_major = mi & 4,
+                      .ld_pad = mi & 8 ? 0 : 3, .offset = mi & 8 ? 0 : 16 },
+        };
+        char label[64];
+        clb_gemm_mode_label(&opt.mode, label, sizeof(label));
+        assert_int_equal(clb_gemm_run(&opt, devs, inv->n_devices, &res, &e), 0);
+        assert_int_equal(res.n_rows, 2 * 2 * inv->n_devices);
+        for (size_t i = 0; i < res.n_rows; i++) {
+            const struct clb_gemm_row *r = &res.rows[i];
+            if (r->precision == CLB_FP64 && !clb_device_bool(r->device, CLB_PROP_FP64)) {
+                assert_int_equal(r->status, CLB_ROW_UNAVAILABLE);
+                continue;
+            }
+            if (r->status != CLB_ROW_OK || !r->verify.passed)
+                fail_msg("%s %s %llux%llux%llu (%s): %s: %s", label,
+                         clb_precision_name(r->precision), (unsigned long long)r->shape.m,
+                         (unsigned long long)r->shape.n, (unsigned long long)r->shape.k,
+                         r->kernel, clb_row_status_name(r->status), r->reason);
+            assert_int_equal(r->n_verified, 2);
+            assert_int_equal(r->verify.checked, r->shape.m * r->shape.n);
+            /* The defaults: 8 x 8 tiles of float4, 4 x 8 of double2, 16 x 16 work-items. */
+            const uint64_t wg = clb_device_u64(r->device, CLB_PROP_MAX_WORK_GROUP_SIZE);
+            const unsigned splits = r->shape.k == 41 ? 1 : 2;
+            char want[96];
+            snprintf(want, sizeof(want), "gpu tiles: %s LX=16 LY=16 KW=16 split-K=%u",
+                     r->precision == CLB_FP64 ? "TM=4 TN=8 (4 x 2)" : "TM=8 TN=8 (2 x 4)",
+                     splits);
+            if (wg >= 256)
+                assert_string_equal(r->kernel, want);
+            else
+                assert_non_null(strstr(r->kernel, "gpu tiles: "));
         }
         clb_gemm_results_finish(&res);
     }
@@ -239,6 +297,7 @@ int main(void)
         cmocka_unit_test(odd_shapes_alpha_beta_transfers),
         cmocka_unit_test(too_large_is_skipped_before_allocating),
         cmocka_unit_test(every_mode_every_backend),
+        cmocka_unit_test(gpu_code_path_every_mode),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(devs);

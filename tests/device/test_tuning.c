@@ -72,8 +72,8 @@ static void own_kernel_variants(void **state)
     /* VARIANT TM VW NV LX LY KC KW */
     static const unsigned sets[][8] = {
         { 0, 1, 4, 1, 1, 1, 0, 0 },   { 0, 5, 4, 3, 2, 1, 7, 0 },  { 0, 12, 16, 2, 8, 1, 256, 0 },
-        { 0, 16, 8, 2, 3, 2, 64, 0 }, { 0, 7, 16, 1, 4, 1, 1, 0 }, { 1, 4, 1, 4, 16, 16, 0, 16 },
-        { 1, 3, 1, 5, 8, 4, 0, 7 },   { 1, 1, 1, 1, 1, 1, 0, 1 },  { 1, 8, 1, 8, 4, 8, 0, 32 },
+        { 0, 16, 8, 2, 3, 2, 64, 0 }, { 0, 7, 16, 1, 4, 1, 1, 0 }, { 2, 8, 4, 1, 16, 16, 0, 16 },
+        { 2, 4, 2, 2, 8, 4, 0, 8 },   { 2, 2, 2, 1, 1, 1, 0, 1 },  { 2, 4, 4, 1, 4, 8, 0, 8 },
     };
     static const char *const names[] = { "VARIANT", "TM", "VW", "NV", "LX", "LY", "KC", "KW" };
     const struct clb_gemm_backend *be = clb_gemm_backend_find("clbench");
@@ -104,7 +104,7 @@ static void own_kernel_variants(void **state)
                                 r->reason);
                 assert_int_equal(r->status, CLB_ROW_OK);
                 assert_int_equal(r->tuned_at, 256);
-                assert_non_null(strstr(r->kernel, sets[s][0] ? "local memory" : "packed"));
+                assert_non_null(strstr(r->kernel, sets[s][0] ? "gpu tiles" : "packed"));
             }
             clb_gemm_results_finish(&res);
         }

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "clbench/backends/backend.h"
+#include "clbench/backends/clbench_gemm.h"
 
 static struct clb_device dev;
 
@@ -112,11 +113,67 @@ static void tuning_parts(void **state)
     assert_true(tunable > 0);
 }
 
+/* Candidate `index` of clbench's tuning part on dev as its kernel and build options. */
+static void own_program(enum clb_precision p, size_t index, char *kernel, char *options)
+{
+    const struct clb_gemm_tuning *tu = clb_gemm_backend_find("clbench")->tuning;
+    struct clb_tune_params t;
+    uint64_t rng = 1;
+
+    assert_true(tu->next_candidate(&dev, p, index, &rng, &t));
+    assert_true(tu->valid(&dev, p, &t));
+    assert_true(clb_clbench_gemm_program(&t, p, kernel, 64, options, 192));
+}
+
+/*
+ * clbench's GPU defaults follow what the device reports: 16 x 16 work-items
+ * where the work-group limit allows (8 x 8 at 64), slices of 16 k halved
+ * until they fit in half of local memory (NVIDIA's 48 KiB: fp64 gets 8),
+ * 8 x 8 fp32 tiles of float4 and 4 x 8 fp64 ones of double2; a CPU gets
+ * the packed panels. The GPU candidates are a finite list, every valid one
+ * within the kernel's register and local-memory limits.
+ */
+static void clbench_gpu_defaults(void **state)
+{
+    const struct clb_gemm_tuning *tu = clb_gemm_backend_find("clbench")->tuning;
+    char kernel[64], options[192];
+    struct clb_tune_params t;
+    uint64_t rng = 1;
+    size_t n = 0;
+
+    (void)state;
+    set_prop(CLB_PROP_TYPE, CL_DEVICE_TYPE_GPU);
+    set_prop(CLB_PROP_MAX_WORK_GROUP_SIZE, 1024);
+    set_prop(CLB_PROP_LOCAL_MEM_BYTES, 48 * 1024);
+    own_program(CLB_FP32, 0, kernel, options);
+    assert_string_equal(kernel, "clb_gemm_gpu");
+    assert_string_equal(options, "-DTM=8 -DVW=4 -DNV=2 -DLX=16 -DLY=16 -DKW=16");
+    own_program(CLB_FP64, 0, kernel, options);
+    assert_string_equal(options, "-DTM=4 -DVW=2 -DNV=4 -DLX=16 -DLY=16 -DKW=8 -DUSE_FP64");
+    set_prop(CLB_PROP_MAX_WORK_GROUP_SIZE, 64);
+    set_prop(CLB_PROP_LOCAL_MEM_BYTES, 8 * 1024);
+    own_program(CLB_FP32, 0, kernel, options);
+    assert_string_equal(options, "-DTM=8 -DVW=4 -DNV=2 -DLX=8 -DLY=8 -DKW=4");
+    set_prop(CLB_PROP_MAX_WORK_GROUP_SIZE, 256);
+    set_prop(CLB_PROP_LOCAL_MEM_BYTES, 65536);
+    while (tu->next_candidate(&dev, CLB_FP32, n, &rng, &t))
+        assert_true(++n < 64);
+    assert_true(n > 8);
+    set_prop(CLB_PROP_TYPE, CL_DEVICE_TYPE_CPU);
+    own_program(CLB_FP32, 0, kernel, options);
+    assert_string_equal(kernel, "clb_gemm");
+    assert_null(strstr(options, "-DKW="));
+    clb_tune_set(&t, "VARIANT", 1); /* the old local-memory variant: no longer built */
+    assert_false(clb_clbench_gemm_program(&t, CLB_FP32, kernel, 64, options, 192));
+    assert_string_equal(options, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(required_hooks),
         cmocka_unit_test(tuning_parts),
+        cmocka_unit_test(clbench_gpu_defaults),
     };
 
     set_prop(CLB_PROP_MAX_WORK_GROUP_SIZE, 1024);

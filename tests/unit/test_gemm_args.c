@@ -156,6 +156,28 @@ static void modes(void **state)
     assert_true(m.ld_pad == 1000000 && m.offset == 1000000000 && m.trans_a && !m.col_major);
 }
 
+static void code_paths(void **state)
+{
+    static const char *const bad[] = { "", "GPU", "fpga", "gpu ", "cpu,gpu", "autox" };
+    enum clb_code_path c = CLB_CODE_PATH_CPU;
+    struct clb_error e;
+
+    (void)state;
+    assert_int_equal(clb_opt_code_path("gpu", &c, &e), 0);
+    assert_int_equal(c, CLB_CODE_PATH_GPU);
+    assert_int_equal(clb_opt_code_path("cpu", &c, &e), 0);
+    assert_int_equal(c, CLB_CODE_PATH_CPU);
+    assert_int_equal(clb_opt_code_path("auto", &c, &e), 0);
+    assert_int_equal(c, CLB_CODE_PATH_AUTO);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        e.msg[0] = '\0';
+        if (clb_opt_code_path(bad[i], &c, &e) != -1)
+            fail_msg("--code-path '%s' accepted", bad[i]);
+        assert_non_null(strstr(e.msg, "expected auto, cpu or gpu"));
+        assert_int_equal(c, CLB_CODE_PATH_AUTO); /* untouched */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +188,7 @@ int main(void)
         cmocka_unit_test(backends),
         cmocka_unit_test(numbers),
         cmocka_unit_test(modes),
+        cmocka_unit_test(code_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,6 +53,7 @@ struct clb_gemm_options {
     uint64_t seed;
     double alpha, beta;
     struct clb_gemm_mode mode; /* how A, B and C lie in memory; all zero: the default */
+    enum clb_code_path code_path; /* handed to the backends (clb_gemm_data.code_path) */
     bool progress;      /* "[3/12] gemm fp32 ..." lines on stderr */
     /*
      * Fleet runs: called before every step, whether or not this process has a

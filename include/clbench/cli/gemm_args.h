@@ -45,6 +45,11 @@ int clb_opt_trans(const char *arg, void *field, struct clb_error *e);
 int clb_opt_layout(const char *arg, void *field, struct clb_error *e);
 int clb_opt_ld_pad(const char *arg, void *field, struct clb_error *e);
 int clb_opt_offset(const char *arg, void *field, struct clb_error *e);
+/*
+ * --code-path (field: an enum clb_code_path, clbench/core/types.h): "auto",
+ * "cpu" or "gpu".
+ */
+int clb_opt_code_path(const char *arg, void *field, struct clb_error *e);
 /* --blas-core: "auto", "as-is" or an OpenBLAS core name (letters, digits, '_', '-'). */
 int clb_opt_blas_core(const char *arg, void *field, struct clb_error *e);
 /* Integers and durations for option fields of type unsigned / uint64_t / double. */

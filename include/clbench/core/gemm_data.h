@@ -96,6 +96,8 @@ struct clb_gemm_data {
     double alpha, beta;
     struct clb_gemm_mode mode;
     struct clb_gemm_matrix_layout la, lb, lc; /* where A, B and C lie in their buffers */
+    /* Which kernels a backend with CPU and GPU ones runs (the creators set AUTO). */
+    enum clb_code_path code_path;
     /* owned, as stored: la.elems, lb.elems and lc.elems elements, the padding and
      * offsets holding CLB_GEMM_PAD_VALUE; c0 is C before the call */
     void *a, *b, *c0;

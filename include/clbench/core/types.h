@@ -35,6 +35,16 @@ double clb_gemm_flops(struct clb_gemm_shape s);
  */
 double clb_half_to_double(uint16_t bits);
 
+/*
+ * Which family of kernels a backend or benchmark with one for CPUs and one
+ * for GPUs runs (clbench's GEMM: packed panels or local-memory tiles).
+ * AUTO: by the device's type, CPU's where it includes CL_DEVICE_TYPE_CPU
+ * (a device reporting CPU|GPU too), else GPU's. Zero is AUTO.
+ */
+enum clb_code_path { CLB_CODE_PATH_AUTO, CLB_CODE_PATH_CPU, CLB_CODE_PATH_GPU };
+
+const char *clb_code_path_name(enum clb_code_path c); /* "auto", "cpu", "gpu" */
+
 enum clb_row_status {
     CLB_ROW_OK,          /* measured and verified */
     CLB_ROW_FAILED,      /* measured, but the result is wrong: figures are unverified */
