@@ -16,6 +16,7 @@
 #include "clblast_params.h"
 #include "clbench/backends/backend.h"
 #include "clbench/util/rng.h"
+#include "clbench/util/units.h"
 #include "config.h"
 
 static const char *clblast_status_name(CLBlastStatusCode s)
@@ -50,6 +51,8 @@ struct clblast_state {
     struct clb_gemm_buffers m;
     bool tuned;
     bool direct; /* CLBlast's rule picks XgemmDirect for this shape, as its parameters stand */
+    uint64_t temp_bytes; /* the temporary buffer CLBlast allocates per call (GemmTempBufferSize) */
+    char entry[80];      /* how its database covers the device, when not "" (clb_clblast_lookup) */
 };
 
 /*
@@ -79,6 +82,11 @@ static CLBlastPrecision clblast_precision(enum clb_precision p)
 }
 
 static const char THRESHOLD[] = "XGEMM_MIN_INDIRECT_SIZE";
+
+static CLBlastTranspose clblast_trans(bool t)
+{
+    return t ? CLBlastTransposeYes : CLBlastTransposeNo;
+}
 
 /* The device and precision's entry, reading CLBlast's own values on first use; NULL with e set. */
 static struct in_force *device_params(cl_device_id dev, enum clb_precision p,
@@ -221,6 +229,61 @@ static int clblast_upload(void *state, struct clb_error *e)
     return clb_gemm_buffers_upload(&s->m, s->queue, s->data, e);
 }
 
+/*
+ * The bytes of the temporary buffer CLBlast allocates in each call for this
+ * problem on queue's device, with the parameters now in force: padded or
+ * transposed copies of A, B and C for its indirect kernel (0 for the direct
+ * one). -1 with e set when CLBlast cannot tell.
+ */
+static int temp_buffer_bytes(cl_command_queue queue, enum clb_precision p,
+                             struct clb_gemm_shape s, const struct clb_gemm_mode *mode,
+                             uint64_t *bytes, struct clb_error *e)
+{
+    struct clb_gemm_matrix_layout l[3];
+    size_t size = 0;
+    CLBlastStatusCode st;
+
+    for (int w = CLB_GEMM_A; w <= CLB_GEMM_C; w++)
+        clb_gemm_layout(mode, s, (enum clb_gemm_matrix)w, &l[w]);
+    const CLBlastLayout layout = mode->col_major ? CLBlastLayoutColMajor : CLBlastLayoutRowMajor;
+    const CLBlastTranspose ta = clblast_trans(mode->trans_a), tb = clblast_trans(mode->trans_b);
+#define ARGS                                                                                     \
+    layout, ta, tb, s.m, s.n, s.k, l[0].offset, l[0].ld, l[1].offset, l[1].ld, l[2].offset,     \
+        l[2].ld, &queue, &size
+    st = p == CLB_FP64   ? CLBlastDGemmTempBufferSize(ARGS)
+         : p == CLB_FP16 ? CLBlastHGemmTempBufferSize(ARGS)
+                         : CLBlastSGemmTempBufferSize(ARGS);
+#undef ARGS
+    if (st != CLBlastSuccess) {
+        clb_error_set(e, "CLBlast GemmTempBufferSize: %s (%d)", clblast_status_name(st), (int)st);
+        return -1;
+    }
+    *bytes = size;
+    return 0;
+}
+
+static uint64_t clblast_call_device_bytes(const struct clb_cl_env *env, struct clb_gemm_shape s,
+                                          enum clb_precision p, const struct clb_gemm_mode *mode)
+{
+    struct clb_error e;
+    uint64_t bytes = 0;
+
+    return temp_buffer_bytes(env->queue, p, s, mode, &bytes, &e) ? 0 : bytes;
+}
+
+/* clb_clblast_lookup for dev, its line into why ("" where CLBlast has the device). */
+static void database_entry(const struct clb_device *dev, char *why, size_t why_len)
+{
+    char name[256], arch[128];
+
+    clb_clblast_names(clb_device_str(dev, CLB_PROP_EXTENSIONS), clb_device_str(dev, CLB_PROP_NAME),
+                      clb_device_str(dev, CLB_PROP_AMD_BOARD_NAME),
+                      (unsigned)clb_device_u64(dev, CLB_PROP_NV_CC_MAJOR),
+                      (unsigned)clb_device_u64(dev, CLB_PROP_NV_CC_MINOR), name, sizeof(name), arch,
+                      sizeof(arch));
+    clb_clblast_lookup(name, arch, why, why_len);
+}
+
 static void clblast_destroy(void *state)
 {
     struct clblast_state *s = state;
@@ -290,6 +353,14 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
     s->direct = uses_direct(data->shape, threshold);
     s->data = data;
     s->queue = env->queue;
+    /* With the parameters now in force: what each call will allocate besides A, B and C. */
+    if (temp_buffer_bytes(env->queue, data->precision, data->shape, &data->mode, &s->temp_bytes,
+                          e)) {
+        free(s);
+        return NULL;
+    }
+    if (!s->tuned)
+        database_entry(dev, s->entry, sizeof(s->entry));
     if (clb_gemm_buffers_create(&s->m, env, data, e)) {
         clblast_destroy(s);
         return NULL;
@@ -313,7 +384,15 @@ static void *clblast_create_with(const struct clb_device *dev, const struct clb_
 
 static void clblast_describe(void *state, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", ((struct clblast_state *)state)->direct ? "XgemmDirect" : "Xgemm");
+    const struct clblast_state *s = state;
+    char temp[48] = "";
+
+    if (s->temp_bytes) {
+        strcpy(temp, "; temp ");
+        clb_format_bytes(s->temp_bytes, temp + strlen(temp), sizeof(temp) - strlen(temp));
+    }
+    snprintf(buf, len, "%s%s%s%s", s->direct ? "XgemmDirect" : "Xgemm", temp,
+             s->entry[0] ? "; " : "", s->entry);
 }
 
 static bool clblast_tuned(void *state)
@@ -321,10 +400,6 @@ static bool clblast_tuned(void *state)
     return ((struct clblast_state *)state)->tuned;
 }
 
-static CLBlastTranspose clblast_trans(bool t)
-{
-    return t ? CLBlastTransposeYes : CLBlastTransposeNo;
-}
 
 static int clblast_run(void *state, struct clb_error *e)
 {
@@ -509,5 +584,6 @@ const struct clb_gemm_backend clb_backend_clblast = {
     .destroy = clblast_destroy,
     .tuned = clblast_tuned,
     .describe = clblast_describe,
+    .call_device_bytes = clblast_call_device_bytes,
     .tuning = &xgemm_tuning,
 };

@@ -79,13 +79,19 @@ static bool host_fits(struct clb_gemm_shape s, enum clb_precision p,
 }
 
 static bool device_fits(const struct clb_device *d, const struct clb_gemm_backend *be,
-                        struct clb_gemm_shape s, enum clb_precision p,
-                        const struct clb_gemm_mode *mode, char *why, size_t len)
+                        const struct clb_cl_env *env, struct clb_gemm_shape s,
+                        enum clb_precision p, const struct clb_gemm_mode *mode, char *why,
+                        size_t len)
 {
     const uint64_t es = clb_precision_bytes(p);
     uint64_t extra = 0, extra_largest = 0, elems[3];
     if (be->extra_device_bytes)
         be->extra_device_bytes(d, s, p, &extra, &extra_largest);
+    /* A backend's own per-call buffer (CLBlast's temporary one) counts as much as A's. */
+    const uint64_t call = env && be->call_device_bytes ? be->call_device_bytes(env, s, p, mode) : 0;
+    extra += call;
+    if (call > extra_largest)
+        extra_largest = call;
     buffer_elems(s, mode, elems);
     const uint64_t bytes[4] = { elems[0] * es, elems[1] * es, elems[2] * es, extra_largest };
     const uint64_t max_alloc = clb_device_u64(d, CLB_PROP_MAX_ALLOC_BYTES);
@@ -99,6 +105,9 @@ static bool device_fits(const struct clb_device *d, const struct clb_gemm_backen
             if (i < 3)
                 snprintf(why, len, "matrix %c is %s, over the device's largest allocation (%s)",
                          "ABC"[i], x, y);
+            else if (bytes[i] == call)
+                snprintf(why, len, "%s's temporary buffer (%s) is over the device's largest "
+                                   "allocation (%s)", be->name, x, y);
             else
                 snprintf(why, len, "a padded copy of %s is over the device's largest allocation "
                                    "(%s)", x, y);
@@ -108,7 +117,13 @@ static bool device_fits(const struct clb_device *d, const struct clb_gemm_backen
     if (bytes[0] + bytes[1] + bytes[2] + extra > global) {
         clb_format_bytes(bytes[0] + bytes[1] + bytes[2] + extra, x, sizeof(x));
         clb_format_bytes(global, y, sizeof(y));
-        snprintf(why, len, "A, B and C need %s, over the device's global memory (%s)", x, y);
+        if (call) {
+            char t[32];
+            clb_format_bytes(call, t, sizeof(t));
+            snprintf(why, len, "A, B, C and %s's temporary buffer (%s) need %s, over the "
+                               "device's global memory (%s)", be->name, t, x, y);
+        } else
+            snprintf(why, len, "A, B and C need %s, over the device's global memory (%s)", x, y);
         return false;
     }
     return true;
@@ -508,8 +523,11 @@ static void run_row(struct run *r, struct problem *pb, size_t b, size_t di)
         set_reason(row, CLB_ROW_SKIPPED, why);
         return;
     }
+    /* The fit check asks a backend with a per-call buffer on the device's queue. */
+    const struct clb_cl_env *fit_env =
+        pb->sane && dev && be->call_device_bytes ? device_env(r, di, &env_why) : NULL;
     if (pb->sane && dev &&
-        !device_fits(dev, be, pb->shape, pb->precision, &opt->mode, why, sizeof(why))) {
+        !device_fits(dev, be, fit_env, pb->shape, pb->precision, &opt->mode, why, sizeof(why))) {
         set_reason(row, CLB_ROW_SKIPPED, why);
         return;
     }

@@ -14,8 +14,18 @@
 enum { ITERS = 1024, ITERS_INT8 = 1000 };
 /* Independent chains per work-item: x0 .. x7 in kernels/peak.cl. */
 enum { CHAINS = 8 };
-/* Work-items per launch are bounded (the output holds one element each). */
-#define MAX_GLOBAL (UINT64_C(1) << 22)
+/* Launches are whole work-groups of 256 for any runtime's choice, and index work-items in
+ * 32 bits at most (the kernel's uint starts; a 32-bit device's size_t). */
+enum { GLOBAL_STEP = 256 };
+#define MAX_GLOBAL_INDEX (UINT64_C(0xffffffff) / GLOBAL_STEP * GLOBAL_STEP)
+/* Outputs read back and checked this many at a time: host memory stays bounded however
+ * large the launch. */
+enum { VERIFY_CHUNK = 1 << 20 };
+
+/* Sizing (clb_peak_next_global): the step past the time a call's scaled work would take, and
+ * the most one step grows a launch. */
+#define GROW_MARGIN 1.25
+#define GROW_MAX 1024.0
 
 static const unsigned widths[] = { 1, 2, 4, 8, 16 };
 
@@ -23,15 +33,16 @@ static const struct ptype {
     const char *precision, *type, *define, *metric;
     size_t size, out_size; /* bytes of one coefficient, of one output element */
     unsigned iters;
+    bool extension; /* needs an OpenCL extension: a failed build reads unavailable */
 } ptypes[] = {
-    { "fp32", "float", "", "gflops", 4, 4, ITERS },
-    { "fp64", "double", "-DT_IS_DOUBLE", "gflops", 8, 8, ITERS },
-    { "fp16", "half", "-DT_IS_HALF", "gflops", 2, 4, ITERS },
-    { "bf16", NULL, NULL, "gflops", 2, 4, 0 }, /* no OpenCL C arithmetic: always unavailable */
-    { "int32", "uint", "-DT_IS_UINT", "giops", 4, 4, ITERS },
-    { "int16", "ushort", "-DT_IS_UINT -DT_IS_NARROW", "giops", 2, 4, ITERS },
-    { "int8", "uchar", "-DT_IS_UINT -DT_IS_NARROW", "giops", 1, 4, ITERS_INT8 },
-    { "int8dot", "uint", "-DT_IS_DOT", "giops", 4, 4, ITERS },
+    { "fp32", "float", "", "gflops", 4, 4, ITERS, false },
+    { "fp64", "double", "-DT_IS_DOUBLE", "gflops", 8, 8, ITERS, true },
+    { "fp16", "half", "-DT_IS_HALF", "gflops", 2, 4, ITERS, true },
+    { "bf16", NULL, NULL, "gflops", 2, 4, 0, true }, /* no OpenCL C arithmetic: unavailable */
+    { "int32", "uint", "-DT_IS_UINT", "giops", 4, 4, ITERS, false },
+    { "int16", "ushort", "-DT_IS_UINT -DT_IS_NARROW", "giops", 2, 4, ITERS, false },
+    { "int8", "uchar", "-DT_IS_UINT -DT_IS_NARROW", "giops", 1, 4, ITERS_INT8, false },
+    { "int8dot", "uint", "-DT_IS_DOT", "giops", 4, 4, ITERS, true },
 };
 
 /* int8dot: one width, the 4 int8 lanes of a packed dot product; 8 operations each (4
@@ -150,20 +161,45 @@ double clb_peak_expected(const struct clb_peak_expect *x, uint64_t item)
     return x->by_class[item % 7];
 }
 
-bool clb_peak_verify(const struct clb_peak_expect *x, const void *out, size_t n, char *why,
-                     size_t why_len)
+bool clb_peak_verify(const struct clb_peak_expect *x, uint64_t first, const void *out, size_t n,
+                     char *why, size_t why_len)
 {
     for (size_t i = 0; i < n; i++) {
         const double got = x->integer        ? ((const uint32_t *)out)[i]
                            : x->out_size == 8 ? ((const double *)out)[i]
                                               : ((const float *)out)[i];
-        if (got != clb_peak_expected(x, i)) {
-            snprintf(why, why_len, "work-item %zu returned %.15g, expected %.15g", i, got,
-                     clb_peak_expected(x, i));
+        const double want = clb_peak_expected(x, first + i);
+        if (got != want) {
+            snprintf(why, why_len, "work-item %llu returned %.15g, expected %.15g",
+                     (unsigned long long)(first + i), got, want);
             return false;
         }
     }
     return true;
+}
+
+uint64_t clb_peak_next_global(double seconds, uint64_t global, double target_s,
+                              uint64_t max_global)
+{
+    const uint64_t top = max_global / GLOBAL_STEP * GLOBAL_STEP;
+
+    if (seconds >= target_s || global >= top)
+        return global < top || !top ? global : top;
+    /* A launch's time is its fixed cost plus its work: scaling the whole time undershoots,
+     * never overshoots, so the margin makes one step reach the target where the work
+     * dominates; the cap keeps a first call lost in timer noise from asking for the
+     * whole device. */
+    double grow = target_s / (seconds > 1e-9 ? seconds : 1e-9) * GROW_MARGIN;
+    if (grow > GROW_MAX)
+        grow = GROW_MAX;
+    const double want = ceil((double)global * grow / GLOBAL_STEP) * GLOBAL_STEP;
+    return want >= (double)top ? top : (uint64_t)want;
+}
+
+uint64_t clb_peak_max_global(uint64_t max_alloc_bytes, size_t out_size)
+{
+    const uint64_t by_alloc = out_size ? max_alloc_bytes / out_size : 0;
+    return (by_alloc < MAX_GLOBAL_INDEX ? by_alloc : MAX_GLOBAL_INDEX) / GLOBAL_STEP * GLOBAL_STEP;
 }
 
 static int set_coefficients(cl_kernel k, const struct ptype *t, struct clb_error *e)
@@ -214,20 +250,74 @@ static int launch(const struct clb_cl_env *env, cl_kernel k, size_t global, doub
     return 0;
 }
 
+/* Reads back and checks the n outputs in out, a chunk at a time. */
+static void check_outputs(const struct clb_cl_env *env, cl_mem out, const struct ptype *t,
+                          unsigned width, size_t n, struct clb_micro_row *row,
+                          struct clb_error *e, int *fault)
+{
+    const size_t chunk = n < VERIFY_CHUNK ? n : VERIFY_CHUNK;
+    void *host = malloc(chunk * t->out_size);
+    struct clb_peak_expect want;
+    char why[200];
+
+    *fault = 0;
+    if (!host) {
+        clb_error_set(e, "out of host memory");
+        *fault = -1;
+        return;
+    }
+    clb_peak_expect_init(&want, t->precision, width, t->iters);
+    for (size_t at = 0; at < n; at += chunk) {
+        const size_t len = n - at < chunk ? n - at : chunk;
+        if (CLB_CL(e, clEnqueueReadBuffer, env->queue, out, CL_TRUE, at * t->out_size,
+                   len * t->out_size, host, 0, NULL, NULL)) {
+            *fault = -1;
+            break;
+        }
+        if (!clb_peak_verify(&want, at, host, len, why, sizeof(why))) {
+            row->status = CLB_ROW_FAILED;
+            snprintf(row->reason, sizeof(row->reason), "wrong result: %s", why);
+            break;
+        }
+    }
+    free(host);
+}
+
+/* Sizes out for global work-items and launches once; -1 with e set. */
+static int sized_launch(const struct clb_cl_env *env, cl_kernel k, const struct ptype *t,
+                        size_t global, cl_mem *out, double *seconds, struct clb_error *e)
+{
+    cl_int err;
+
+    if (*out)
+        clReleaseMemObject(*out);
+    *out = clb_cl_buffer(env->ctx, CL_MEM_WRITE_ONLY, global * t->out_size, NULL, &err);
+    if (clb_cl_check(e, "clCreateBuffer", err)) {
+        *out = NULL;
+        return -1;
+    }
+    return CLB_CL(e, clSetKernelArg, k, 0, sizeof(cl_mem), out) ||
+                   launch(env, k, global, seconds, e)
+               ? -1
+               : 0;
+}
+
 /* One (precision, width): build, size the launch, time, verify. Faults land in row. */
 static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
                     const struct clb_micro_options *opt, const struct ptype *t, unsigned width,
                     const char *variant, struct clb_micro_row *row)
 {
     struct clb_error e = { "" };
-    char options[sizeof(row->launch.options)];
+    char options[sizeof(row->launch.options)], log[sizeof(row->reason) - 64];
     const bool dot = !strcmp(t->precision, "int8dot");
     cl_program prog = NULL;
     cl_kernel k = NULL;
     cl_mem out = NULL;
-    void *host = NULL;
     cl_int err;
-    size_t global = (size_t)clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS) * 256;
+    int fault;
+    uint64_t global = clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS) * GLOBAL_STEP;
+    const uint64_t max_global =
+        clb_peak_max_global(clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES), t->out_size);
     double seconds;
     const double target = opt->target_s > 0 ? opt->target_s : 0.02;
 
@@ -237,34 +327,41 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
              dot ? 1 : width, t->iters, t->define, variant);
     for (size_t n = strlen(options); n && options[n - 1] == ' ';)
         options[--n] = '\0';
-    if (!(prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("peak"), options, &e)))
+    if (!(prog = clb_cl_build_log(env->ctx, dev->id, clb_kernel_source("peak"), options, log,
+                                  sizeof(log), &e))) {
+        if (t->extension && strstr(e.msg, "CL_BUILD_PROGRAM_FAILURE")) {
+            /* The device lists the extension, its compiler does not take the kernel: the
+             * figure does not exist here, which is no fault of the run. */
+            row->status = CLB_ROW_UNAVAILABLE;
+            snprintf(row->reason, sizeof(row->reason), "kernel does not build (%s): %s",
+                     options, log[0] ? log : "no build log");
+            goto done;
+        }
         goto fault;
+    }
     k = clCreateKernel(prog, "clb_peak", &err);
     if (clb_cl_check(&e, "clCreateKernel", err) || set_coefficients(k, t, &e))
         goto fault;
+    if (max_global == 0) {
+        clb_error_set(&e, "device reports no room for one work-group's output");
+        goto fault;
+    }
     if (global == 0)
-        global = 256;
+        global = GLOBAL_STEP;
+    if (global > max_global)
+        global = max_global;
     /* The first launch may include lazy compilation (pocl builds the work-group function
      * then): keep it out of the sizing. */
-    out = clb_cl_buffer(env->ctx, CL_MEM_WRITE_ONLY, global * t->out_size, NULL, &err);
-    if (clb_cl_check(&e, "clCreateBuffer", err) ||
-        CLB_CL(&e, clSetKernelArg, k, 0, sizeof(cl_mem), &out) ||
+    if (sized_launch(env, k, t, global, &out, &seconds, &e) ||
         launch(env, k, global, &seconds, &e))
         goto fault;
-    /* Grow the launch until one takes `target` seconds: launch overhead then vanishes. */
-    for (;;) {
-        if (out)
-            clReleaseMemObject(out);
-        out = clb_cl_buffer(env->ctx, CL_MEM_WRITE_ONLY, global * t->out_size, NULL, &err);
-        if (clb_cl_check(&e, "clCreateBuffer", err) ||
-            CLB_CL(&e, clSetKernelArg, k, 0, sizeof(cl_mem), &out) ||
-            launch(env, k, global, &seconds, &e))
+    /* Scale the launch from the call just timed until one takes `target` seconds: launch
+     * overhead and the tail of the last wave then vanish. */
+    for (uint64_t next; (next = clb_peak_next_global(seconds, global, target, max_global)) !=
+                        global;) {
+        global = next;
+        if (sized_launch(env, k, t, global, &out, &seconds, &e))
             goto fault;
-        if (seconds >= target || global >= MAX_GLOBAL)
-            break;
-        double grow = ceil(target / (seconds > 1e-6 ? seconds : 1e-6) * 1.2);
-        global = (size_t)fmin((double)MAX_GLOBAL, (double)global * fmin(grow, 64.0));
-        global = (global + 255) / 256 * 256;
     }
     while (clb_micro_want(row, opt->runs, opt->min_time_s)) {
         if (launch(env, k, global, &seconds, &e))
@@ -274,31 +371,20 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
             goto fault;
         }
     }
-    if (!(host = malloc(global * t->out_size))) {
-        clb_error_set(&e, "out of host memory");
+    check_outputs(env, out, t, width, global, row, &e, &fault);
+    if (fault)
         goto fault;
-    }
-    if (CLB_CL(&e, clEnqueueReadBuffer, env->queue, out, CL_TRUE, 0, global * t->out_size, host,
-               0, NULL, NULL))
-        goto fault;
-    struct clb_peak_expect want;
-    char why[200];
-    clb_peak_expect_init(&want, t->precision, width, t->iters);
-    if (!clb_peak_verify(&want, host, global, why, sizeof(why))) {
-        row->status = CLB_ROW_FAILED;
-        snprintf(row->reason, sizeof(row->reason), "wrong result: %s", why);
-    }
     if (dot)
         snprintf(row->check, sizeof(row->check),
-                 "%zu work-items x %u rounds, each checked exactly (distinct starts per chain "
+                 "%llu work-items x %u rounds, each checked exactly (distinct starts per chain "
                  "and neighbour)%s",
-                 global, t->iters,
+                 (unsigned long long)global, t->iters,
                  strstr(variant, "EMULATED") ? "; dot emulated in OpenCL C (test hook)" : "");
     else
         snprintf(row->check, sizeof(row->check),
-                 "%zu work-items x %u rounds, each checked exactly (distinct starts per "
+                 "%llu work-items x %u rounds, each checked exactly (distinct starts per "
                  "work-item and lane)",
-                 global, t->iters);
+                 (unsigned long long)global, t->iters);
     /* Per round 8 chains: each a multiply-add per lane (2 operations), or one dot_acc_sat. */
     row->work = (double)global * t->iters * CHAINS * (dot ? DOT_OPS : width * 2.0);
     row->launch = (struct clb_micro_launch){ .global_size = global, .rounds = t->iters,
@@ -311,7 +397,6 @@ fault:
     snprintf(row->reason, sizeof(row->reason), "%s", e.msg);
 done:
     clb_micro_row_summarize(row);
-    free(host);
     if (out)
         clReleaseMemObject(out);
     if (k)
@@ -329,6 +414,42 @@ static bool has_extension(const char *list, const char *ext)
         if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
             return true;
     return false;
+}
+
+/* OpenCL 3.0 names, absent from the 1.2 headers clbench builds against. */
+#define CLB_DEVICE_OPENCL_C_ALL_VERSIONS 0x1066
+struct clb_name_version {
+    cl_uint version; /* CL_MAKE_VERSION: major << 22 | minor << 12 | patch */
+    char name[64];
+};
+
+bool clb_peak_c_version_3(const char *c_version)
+{
+    unsigned major = 0;
+    return c_version && sscanf(c_version, "OpenCL C %u", &major) == 1 && major >= 3;
+}
+
+/*
+ * Whether dev compiles OpenCL C 3.0: a 3.0 device lists it in
+ * CL_DEVICE_OPENCL_C_ALL_VERSIONS (its CL_DEVICE_OPENCL_C_VERSION may say 1.2, as
+ * pocl 3.1's does, being the newest version without optional features); an older
+ * device names its one version in CL_DEVICE_OPENCL_C_VERSION.
+ */
+static bool opencl_c_3(const struct clb_device *dev)
+{
+    struct clb_name_version v[16];
+    size_t bytes = 0;
+    unsigned major = 0;
+
+    const char *version = clb_device_str(dev, CLB_PROP_VERSION);
+
+    if (version && sscanf(version, "OpenCL %u", &major) == 1 && major >= 3 &&
+        clGetDeviceInfo(dev->id, CLB_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof(v), v, &bytes) ==
+            CL_SUCCESS)
+        for (size_t i = 0; i < bytes / sizeof(v[0]); i++)
+            if (v[i].version >> 22 >= 3)
+                return true;
+    return clb_peak_c_version_3(clb_device_str(dev, CLB_PROP_C_VERSION));
 }
 
 /*
@@ -362,9 +483,12 @@ static bool available(const struct clb_device *dev, const struct ptype *t, char 
     }
     if (strcmp(t->precision, "int8dot"))
         return true;
+    /* The extension's built-ins are declared only for OpenCL C 3.0 by some compilers
+     * (Intel's NEO, clang: tests/source/int8dot-std.sh); in 1.2 mode they are missing. */
+    const char *std = opencl_c_3(dev) ? " -cl-std=CL3.0" : "";
     const char *fake = getenv("CLBENCH_FAKE_INTEGER_DOT_PRODUCT");
     if (fake && *fake && strcmp(fake, "0")) {
-        snprintf(variant, variant_len, "-DDOT_EMULATED");
+        snprintf(variant, variant_len, "-DDOT_EMULATED%s", std);
         return true;
     }
     if (!has_extension(ext, "cl_khr_integer_dot_product")) {
@@ -379,11 +503,11 @@ static bool available(const struct clb_device *dev, const struct ptype *t, char 
                sizeof(caps), &caps, NULL))
         caps = CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR;
     if (caps & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR) {
-        snprintf(variant, variant_len, "-DDOT_PACKED");
+        snprintf(variant, variant_len, "-DDOT_PACKED%s", std);
         return true;
     }
     if (caps & CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR) {
-        snprintf(variant, variant_len, "-DDOT_VECTOR");
+        snprintf(variant, variant_len, "-DDOT_VECTOR%s", std);
         return true;
     }
     snprintf(why, why_len, "device lists cl_khr_integer_dot_product but no 4x8-bit input "
@@ -400,7 +524,7 @@ int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
         const bool dot = !strcmp(t->precision, "int8dot");
         struct clb_micro_row *best = NULL;
         bool wanted = !opt->precisions;
-        char variant[32], why[sizeof(out->rows[0].reason)];
+        char variant[48], why[sizeof(out->rows[0].reason)];
 
         for (size_t i = 0; opt->precisions && i < opt->n_precisions; i++)
             wanted |= !strcmp(opt->precisions[i], t->precision);
@@ -427,6 +551,12 @@ int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
             row->width = width;
             snprintf(row->case_, sizeof(row->case_), "%s x%u", t->precision, width);
             measure(dev, env, opt, t, width, variant, row);
+            if (w == 0 && row->status == CLB_ROW_UNAVAILABLE) {
+                /* Its compiler refused the first width: one row says so for them all. */
+                snprintf(row->case_, sizeof(row->case_), "%s", t->precision);
+                row->width = 0;
+                break;
+            }
         }
         for (size_t i = first; i < out->n_rows; i++)
             if (out->rows[i].status == CLB_ROW_OK &&

@@ -37,7 +37,11 @@ void clb_cl_env_finish(struct clb_cl_env *env)
     env->ctx = NULL;
 }
 
-static void print_build_log(cl_program prog, cl_device_id dev)
+/*
+ * Prints the build log to stderr and, when log_len > 0, puts a one-line digest
+ * of it in log (see clb_cl_build_log).
+ */
+static void report_build_log(cl_program prog, cl_device_id dev, char *digest, size_t digest_len)
 {
     char name[256] = "?";
     size_t len = 0;
@@ -52,8 +56,39 @@ static void print_build_log(cl_program prog, cl_device_id dev)
     if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, len, log, NULL) == CL_SUCCESS) {
         log[len] = '\0';
         fprintf(stderr, "clbench: build log for %s:\n%s\n", name, log);
+        clb_cl_log_digest(log, digest, digest_len);
     }
     free(log);
+}
+
+void clb_cl_log_digest(const char *log, char *out, size_t out_len)
+{
+    /* Drivers often warn at length before the error that matters: start there. */
+    const char *p = strstr(log, "error");
+    size_t n = 0;
+
+    if (!out_len)
+        return;
+    out[0] = '\0';
+    if (p)
+        while (p > log && p[-1] != '\n')
+            p--;
+    else
+        p = log;
+    for (; *p && n + 1 < out_len; p++) {
+        if (*p == '\n' || *p == '\r' || *p == '\t') {
+            /* Lines joined by " | ", blank ones dropped. */
+            if (n && out[n - 1] != ' ' && p[1] && p[1] != '\n' && n + 4 < out_len) {
+                memcpy(out + n, " | ", 3);
+                n += 3;
+            }
+            continue;
+        }
+        out[n++] = *p;
+    }
+    out[n] = '\0';
+    if (*p && out_len > 4)
+        memcpy(out + (n < out_len - 4 ? n : out_len - 4), "...", 4);
 }
 
 /* What CLBENCH_FAULT_BUILD compiles instead: a real error, so a real build log. */
@@ -63,7 +98,15 @@ static const char broken_source[] =
 cl_program clb_cl_build(cl_context ctx, cl_device_id dev, const char *source,
                         const char *options, struct clb_error *e)
 {
+    return clb_cl_build_log(ctx, dev, source, options, NULL, 0, e);
+}
+
+cl_program clb_cl_build_log(cl_context ctx, cl_device_id dev, const char *source,
+                            const char *options, char *log, size_t log_len, struct clb_error *e)
+{
     cl_int err;
+    if (log_len)
+        log[0] = '\0';
     if (clb_fault_build(options ? options : ""))
         source = broken_source;
     cl_program prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
@@ -74,7 +117,7 @@ cl_program clb_cl_build(cl_context ctx, cl_device_id dev, const char *source,
     if (err != CL_SUCCESS) {
         clb_cl_check(e, "clBuildProgram", err);
         if (err == CL_BUILD_PROGRAM_FAILURE) {
-            print_build_log(prog, dev);
+            report_build_log(prog, dev, log, log_len);
             clb_error_prefix(e, "kernel build failed (log on stderr)");
         }
         clReleaseProgram(prog);

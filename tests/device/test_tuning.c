@@ -24,6 +24,13 @@
 #include "config.h"
 #include "require.h"
 
+/* Whether a CLBlast row's kernel text names `kernel` (its notes follow a "; "). */
+static bool kernel_is(const char *text, const char *kernel)
+{
+    const size_t n = strlen(kernel);
+    return !strncmp(text, kernel, n) && (text[n] == '\0' || text[n] == ';');
+}
+
 static struct clb_inventory *inv;
 static struct clb_device *dev;
 
@@ -136,13 +143,13 @@ static void clblast_stored_configuration_runs(void **state)
     /* A valid configuration: verified, and Xgemm is what ran. */
     xgemm(64, 4);
     run(backends, untuned, 3, &n256, 1, CLB_FP32, &res);
-    const bool direct = !strcmp(res.rows[0].kernel, "XgemmDirect");
+    const bool direct = kernel_is(res.rows[0].kernel, "XgemmDirect");
     for (size_t i = 0; i < 3; i++)
         assert_int_equal(res.rows[i].status, CLB_ROW_OK);
     assert_false(res.rows[0].tuned);
     assert_true(res.rows[1].tuned);
     assert_int_equal(res.rows[1].tuned_at, 256);
-    assert_string_equal(res.rows[1].kernel, "Xgemm");
+    assert_true(kernel_is(res.rows[1].kernel, "Xgemm"));
     /* After it, CLBlast's own choice again. */
     assert_string_equal(res.rows[2].kernel, res.rows[0].kernel);
     assert_string_equal(res.rows[0].backend_name, "clblast-untuned");
@@ -156,7 +163,7 @@ static void clblast_stored_configuration_runs(void **state)
      */
     xgemm(64, 16);
     run(backends, untuned, 3, &n256, 1, CLB_FP32, &res);
-    assert_string_equal(res.rows[1].kernel, "Xgemm");
+    assert_true(kernel_is(res.rows[1].kernel, "Xgemm"));
     assert_true(res.rows[1].status == CLB_ROW_FAILED || res.rows[1].status == CLB_ROW_ERROR);
     assert_int_equal(res.rows[0].status, CLB_ROW_OK);
     assert_int_equal(res.rows[2].status, CLB_ROW_OK);
@@ -175,7 +182,7 @@ static void clblast_stored_configuration_runs(void **state)
         stored_at = 256;
         assert_int_equal(res.rows[1].status, CLB_ROW_OK);
         assert_false(res.rows[1].tuned);
-        assert_string_equal(res.rows[1].kernel, "XgemmDirect");
+        assert_true(kernel_is(res.rows[1].kernel, "XgemmDirect"));
         assert_non_null(strstr(res.rows[1].tuning_note, "tuned at 16384 were not applied"));
         assert_non_null(strstr(res.rows[1].tuning_note, "XgemmDirect"));
         clb_gemm_results_finish(&res);

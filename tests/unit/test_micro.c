@@ -123,11 +123,11 @@ static void peak_skipped_round_fails(void **state)
             clb_peak_expect_init(&x, precs[p], widths[w], 1024);
             for (size_t i = 0; i < N; i++)
                 store(&x, buf, i, clb_peak_expected(&x, i));
-            assert_true(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+            assert_true(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
             /* The last chain of the last lane of work-item 37 one round short. */
             store(&x, buf, 37, emulate(precs[p], widths[w], 1024, 37, 8 * (int)widths[w] - 1,
                                        false));
-            assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+            assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
             assert_non_null(strstr(why, "work-item 37 "));
         }
 }
@@ -154,7 +154,7 @@ static void peak_dropped_loop_fails(void **state)
                             emulate(precs[p], widths[w], iters, i, -1, false));
                 store(&x, buf, i, emulate(precs[p], widths[w], 0, i, -1, false));
             }
-            assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+            assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
         }
     clb_peak_expect_init(&x, "int8", 16, 1024);
     for (size_t i = 0; i < N; i++)
@@ -175,17 +175,17 @@ static void peak_copied_results_fail(void **state)
             /* Work-item 0 computed once for its warp and broadcast. */
             for (size_t i = 0; i < N; i++)
                 store(&x, buf, i, clb_peak_expected(&x, 0));
-            assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+            assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
             assert_non_null(strstr(why, "work-item 1 "));
             /* Lane 0 computed once and copied to the other lanes. */
             for (size_t i = 0; i < N; i++)
                 store(&x, buf, i, emulate(precs[p], widths[w], 1024, i, -1, widths[w] > 1));
-            assert_true(clb_peak_verify(&x, buf, N, why, sizeof(why)) == (widths[w] == 1));
+            assert_true(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)) == (widths[w] == 1));
             /* Garbage. */
             for (size_t i = 0; i < N; i++)
                 store(&x, buf, i, clb_peak_expected(&x, i));
             store(&x, buf, N - 1, x.integer ? clb_peak_expected(&x, N - 1) + 1 : NAN);
-            assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+            assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
         }
 }
 
@@ -233,18 +233,18 @@ static void peak_int8dot(void **state)
     assert_true(top < (UINT64_C(1) << 30));
     for (size_t i = 0; i < N; i++)
         buf[i] = (uint32_t)clb_peak_expected(&x, i);
-    assert_true(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+    assert_true(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
     /* Any chain one round short: the chains only grow, so the sum is short. */
     for (int k = 0; k < 8; k++) {
         buf[37] = emulate_dot(1024, 37, k, &top);
-        assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+        assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
         assert_non_null(strstr(why, "work-item 37 "));
     }
     buf[37] = (uint32_t)clb_peak_expected(&x, 37);
     /* Work-item 0 computed once and broadcast. */
     for (size_t i = 0; i < N; i++)
         buf[i] = (uint32_t)clb_peak_expected(&x, 0);
-    assert_false(clb_peak_verify(&x, buf, N, why, sizeof(why)));
+    assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
     assert_non_null(strstr(why, "work-item 1 "));
     /* Every class differs from every other. */
     for (int a = 0; a < 7; a++)
@@ -267,6 +267,77 @@ static void *filled(bool fp64, size_t n, double v)
             ((float *)x)[i] = (float)v;
     }
     return x;
+}
+
+/*
+ * A chunk of a launch checked on its own (peak reads its outputs back 2^20 at a
+ * time): its work-items' own values pass only at their own index, and a fault names
+ * the launch-wide index.
+ */
+static void peak_verify_chunk(void **state)
+{
+    enum { N = 64 };
+    const uint64_t first = (UINT64_C(1) << 20) * 3 + 5; /* no multiple of 7 apart from 0 */
+    uint64_t buf[N];
+    char why[256];
+    struct clb_peak_expect x;
+
+    (void)state;
+    for (size_t p = 0; p < N_PRECS; p++) {
+        clb_peak_expect_init(&x, precs[p], 4, 1024);
+        for (size_t i = 0; i < N; i++)
+            store(&x, buf, i, clb_peak_expected(&x, first + i));
+        assert_true(clb_peak_verify(&x, first, buf, N, why, sizeof(why)));
+        assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
+        store(&x, buf, 9, clb_peak_expected(&x, first + 10));
+        assert_false(clb_peak_verify(&x, first, buf, N, why, sizeof(why)));
+        assert_non_null(strstr(why, "work-item 3145742 ")); /* first + 9 */
+    }
+}
+
+/* The launch sizing rule, value by value. */
+static void peak_launch_sizing(void **state)
+{
+    const uint64_t big = UINT64_C(1) << 40;
+
+    (void)state;
+    /* 1 ms for 2^20 work-items, 20 ms wanted: x 20 x 1.25. */
+    assert_int_equal(clb_peak_next_global(0.001, 1 << 20, 0.02, big), 26214400);
+    /* Rounded up to whole groups of 256: 33792 x 2.5 = 84480 = 330 groups exactly;
+     * x 5 = 168960 = 660 groups; 1000 x 25 = 25000 -> 25088. */
+    assert_int_equal(clb_peak_next_global(0.01, 33792, 0.02, big), 84480);
+    assert_int_equal(clb_peak_next_global(0.0625, 33792, 0.25, big), 168960);
+    assert_int_equal(clb_peak_next_global(0.001, 1000, 0.02, big), 25088);
+    /* Long enough already: unchanged, even one not of whole groups. */
+    assert_int_equal(clb_peak_next_global(0.02, 1 << 20, 0.02, big), 1 << 20);
+    assert_int_equal(clb_peak_next_global(0.5, 1000, 0.02, big), 1000);
+    /* A first call lost in timer noise grows at most x 1024 in one step. */
+    assert_int_equal(clb_peak_next_global(1e-7, 33792, 0.02, big), 33792 * 1024);
+    assert_int_equal(clb_peak_next_global(0, 33792, 0.02, big), 33792 * 1024);
+    /* Held to the device's room, itself rounded down to whole groups; there it stays. */
+    assert_int_equal(clb_peak_next_global(0.001, 1 << 20, 0.02, 5000000), 4999936);
+    assert_int_equal(clb_peak_next_global(0.001, 4999936, 0.02, 5000000), 4999936);
+    /* The room: one output each within the largest allocation, 32-bit indices. */
+    assert_int_equal(clb_peak_max_global(UINT64_C(1) << 30, 4), UINT64_C(1) << 28);
+    assert_int_equal(clb_peak_max_global(UINT64_C(1) << 30, 8), UINT64_C(1) << 27);
+    assert_int_equal(clb_peak_max_global(4000003, 4), 999936);
+    assert_int_equal(clb_peak_max_global(UINT64_C(1) << 40, 4), UINT64_C(0xffffff00));
+    assert_int_equal(clb_peak_max_global(1000, 4), 0);
+    /* From an H200's first launch (132 CUs x 256, 1 ms: launch cost) to 20 ms. */
+    uint64_t g = 132 * 256;
+    g = clb_peak_next_global(0.001, g, 0.02, clb_peak_max_global(UINT64_C(1) << 36, 4));
+    assert_int_equal(g, 844800);
+}
+
+static void peak_c_version(void **state)
+{
+    (void)state;
+    assert_true(clb_peak_c_version_3("OpenCL C 3.0 "));
+    assert_true(clb_peak_c_version_3("OpenCL C 3.0 (Build 0)"));
+    assert_false(clb_peak_c_version_3("OpenCL C 1.2 PoCL"));
+    assert_false(clb_peak_c_version_3("OpenCL C 2.0"));
+    assert_false(clb_peak_c_version_3(""));
+    assert_false(clb_peak_c_version_3(NULL));
 }
 
 /* The start pattern: exact values, every element its own within a period. */
@@ -709,6 +780,9 @@ int main(void)
         cmocka_unit_test(peak_dropped_loop_fails),
         cmocka_unit_test(peak_copied_results_fail),
         cmocka_unit_test(peak_int8dot),
+        cmocka_unit_test(peak_verify_chunk),
+        cmocka_unit_test(peak_launch_sizing),
+        cmocka_unit_test(peak_c_version),
         cmocka_unit_test(stream_start_pattern),
         cmocka_unit_test(stream_one_round),
         cmocka_unit_test(stream_ranges_apart),

@@ -117,6 +117,14 @@ struct clb_gemm_backend {
      */
     void (*extra_device_bytes)(const struct clb_device *dev, struct clb_gemm_shape s,
                                enum clb_precision p, uint64_t *total, uint64_t *largest);
+    /*
+     * Device bytes one call allocates on its own (CLBlast's temporary buffer),
+     * known only on the device's queue and for the whole mode (leading
+     * dimensions, offsets, transposes); counted in the fit check with the
+     * above, as one allocation. May be NULL: none.
+     */
+    uint64_t (*call_device_bytes)(const struct clb_cl_env *env, struct clb_gemm_shape s,
+                                  enum clb_precision p, const struct clb_gemm_mode *mode);
 
     /*
      * Whether create applied the stored parameters it was given (the row is

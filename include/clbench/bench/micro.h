@@ -227,13 +227,34 @@ void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsi
 /* The value work-item `item` must return (integers: the unsigned value as a double). */
 double clb_peak_expected(const struct clb_peak_expect *x, uint64_t item);
 /*
- * Checks the n outputs of a launch (float for fp16 and fp32, double for
- * fp64, uint32 for the integers), each against its own expected value,
- * exactly.
+ * Checks n outputs of a launch, those of work-items first .. first + n - 1
+ * (float for fp16 and fp32, double for fp64, uint32 for the integers), each
+ * against its own expected value, exactly.
  * Returns true, or false with `why` naming the first wrong work-item.
  */
-bool clb_peak_verify(const struct clb_peak_expect *x, const void *out, size_t n, char *why,
-                     size_t why_len);
+bool clb_peak_verify(const struct clb_peak_expect *x, uint64_t first, const void *out, size_t n,
+                     char *why, size_t why_len);
+
+/*
+ * Peak's launch sizing. The next launch's work-items after one of `global`
+ * took `seconds`: unchanged once seconds >= target_s (or global reached
+ * max_global); else global x target_s / seconds x 1.25 (at most x 1024 in
+ * one step), rounded up to whole groups of 256 and held to max_global
+ * (rounded down to 256). Launches grow from compute units x 256 by this
+ * rule until one takes target_s, each step timed.
+ */
+uint64_t clb_peak_next_global(double seconds, uint64_t global, double target_s,
+                              uint64_t max_global);
+/*
+ * The most work-items one peak launch takes: one out_size-byte output each
+ * within max_alloc_bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE), indices within
+ * 32 bits, a multiple of 256. Their outputs are read back and checked 2^20
+ * at a time, so host memory stays bounded.
+ */
+uint64_t clb_peak_max_global(uint64_t max_alloc_bytes, size_t out_size);
+/* Whether a CL_DEVICE_OPENCL_C_VERSION string ("OpenCL C 3.0 ...") is 3.0 or later: int8dot
+ * is then built with -cl-std=CL3.0 (so is it where CL_DEVICE_OPENCL_C_ALL_VERSIONS lists 3.0). */
+bool clb_peak_c_version_3(const char *c_version);
 
 /*
  * The stream arrays' pattern. Element j of a starts from

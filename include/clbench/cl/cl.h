@@ -38,6 +38,18 @@ cl_int clb_cl_check(struct clb_error *e, const char *call, cl_int err);
  */
 cl_program clb_cl_build(cl_context ctx, cl_device_id dev, const char *source,
                         const char *options, struct clb_error *e);
+/*
+ * The same, and on a failed build also fills log (log_len bytes, may be 0)
+ * with clb_cl_log_digest of the build log ("" when the driver gives none).
+ */
+cl_program clb_cl_build_log(cl_context ctx, cl_device_id dev, const char *source,
+                            const char *options, char *log, size_t log_len, struct clb_error *e);
+/*
+ * A build log in one line for a row's reason: from the first line that says
+ * "error" (else the start), lines joined by " | ", blank lines dropped, cut
+ * to out_len - 1 bytes (ending in "..." when cut).
+ */
+void clb_cl_log_digest(const char *log, char *out, size_t out_len);
 
 /*
  * clCreateBuffer through the fault-injection hook below; use it for every
