@@ -244,6 +244,12 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
         goto fault;
     if (global == 0)
         global = 256;
+    /* Test hook (CLBENCH_TEST_PEAK_ITEMS=N, tests/oclgrind): N work-items per launch, never
+     * grown, so that a device that interprets kernels (Oclgrind) runs every row in a second. */
+    const char *items = getenv("CLBENCH_TEST_PEAK_ITEMS");
+    const bool fixed = items && atoi(items) > 0;
+    if (fixed)
+        global = (size_t)atoi(items);
     /* The first launch may include lazy compilation (pocl builds the work-group function
      * then): keep it out of the sizing. */
     out = clb_cl_buffer(env->ctx, CL_MEM_WRITE_ONLY, global * t->out_size, NULL, &err);
@@ -252,7 +258,7 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
         launch(env, k, global, &seconds, &e))
         goto fault;
     /* Grow the launch until one takes `target` seconds: launch overhead then vanishes. */
-    for (;;) {
+    while (!fixed) {
         if (out)
             clReleaseMemObject(out);
         out = clb_cl_buffer(env->ctx, CL_MEM_WRITE_ONLY, global * t->out_size, NULL, &err);
