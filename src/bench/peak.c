@@ -350,6 +350,12 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
         global = GLOBAL_STEP;
     if (global > max_global)
         global = max_global;
+    /* Test hook (CLBENCH_TEST_PEAK_ITEMS=N, tests/oclgrind): N work-items per launch, never
+     * grown, so that a device that interprets kernels (Oclgrind) runs every row in a second. */
+    const char *items = getenv("CLBENCH_TEST_PEAK_ITEMS");
+    const bool fixed = items && atoi(items) > 0;
+    if (fixed)
+        global = (size_t)atoi(items);
     /* The first launch may include lazy compilation (pocl builds the work-group function
      * then): keep it out of the sizing. */
     if (sized_launch(env, k, t, global, &out, &seconds, &e) ||
@@ -357,8 +363,8 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
         goto fault;
     /* Scale the launch from the call just timed until one takes `target` seconds: launch
      * overhead and the tail of the last wave then vanish. */
-    for (uint64_t next; (next = clb_peak_next_global(seconds, global, target, max_global)) !=
-                        global;) {
+    for (uint64_t next; !fixed && (next = clb_peak_next_global(seconds, global, target,
+                                                               max_global)) != global;) {
         global = next;
         if (sized_launch(env, k, t, global, &out, &seconds, &e))
             goto fault;

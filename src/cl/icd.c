@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,18 +62,45 @@ static int write_icd(const char *dir, const char *name, const char *lib, struct 
     return 0;
 }
 
+/* The vendors folder clb_icd_add made; removed with what it holds when the process exits. */
+static char icd_dir[512];
+
+static void remove_icd_dir(void)
+{
+    DIR *d = opendir(icd_dir);
+    struct dirent *de;
+
+    while (d && (de = readdir(d))) {
+        char path[1024];
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        snprintf(path, sizeof(path), "%.500s/%.255s", icd_dir, de->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(icd_dir);
+}
+
 int clb_icd_add(const char *libs, struct clb_error *e)
 {
-    static char dir[512];
+    char *dir = icd_dir;
     struct clb_icd existing[32];
     size_t n = clb_icd_list(existing, 32);
     const char *tmp = getenv("TMPDIR");
 
-    snprintf(dir, sizeof(dir), "%s/clbench-icd-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    static bool registered;
+
+    if (dir[0])
+        remove_icd_dir(); /* a second call (the argument fuzzer's) replaces the first folder */
+    snprintf(dir, sizeof(icd_dir), "%s/clbench-icd-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         clb_error_set(e, "--icd: cannot make a vendors folder: %s", strerror(errno));
+        dir[0] = '\0';
         return -1;
     }
+    if (!registered)
+        registered = atexit(remove_icd_dir) == 0;
     for (size_t i = 0; i < n; i++)
         if (write_icd(dir, existing[i].file, existing[i].library, e))
             return -1;
@@ -94,7 +122,8 @@ int clb_icd_add(const char *libs, struct clb_error *e)
             return -1;
         s += len + (s[len] == ':');
     }
-    /* The folder stays for the process's life: the loader reads it on first use. */
+    /* The folder stays for the process's life (the loader reads it on first use), then goes
+     * (remove_icd_dir; a process killed by a signal leaves it). */
     setenv("OCL_ICD_VENDORS", dir, 1);
     return 0;
 }

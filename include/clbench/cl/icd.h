@@ -24,8 +24,9 @@ size_t clb_icd_list(struct clb_icd *out, size_t cap);
  * Makes the loader also load the libraries in `libs` (colon-separated paths,
  * from --icd or $CLBENCH_ICD): writes a private vendors folder holding the
  * current folder's entries plus one .icd per library, and points
- * OCL_ICD_VENDORS at it. Must run before the first OpenCL call. -1 with e
- * set when a library does not exist or the folder cannot be made.
+ * OCL_ICD_VENDORS at it. Must run before the first OpenCL call. The folder
+ * ($TMPDIR or /tmp, "clbench-icd-XXXXXX") is removed at exit (atexit). -1
+ * with e set when a library does not exist or the folder cannot be made.
  */
 int clb_icd_add(const char *libs, struct clb_error *e);
 
