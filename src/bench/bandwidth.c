@@ -208,6 +208,22 @@ static size_t floor_pow2(size_t x)
 }
 
 /*
+ * The largest work-group kernel k allows on the device (CL_KERNEL_WORK_GROUP_SIZE), at most
+ * CLBENCH_FAULT_KERNEL_WG_SIZE where that test hook is set (clbench/cl/cl.h).
+ */
+static int kernel_wg_size(cl_kernel k, cl_device_id dev, size_t *most, struct clb_error *e)
+{
+    const char *cap = clb_fault_str("KERNEL_WG_SIZE");
+
+    if (CLB_CL(e, clGetKernelWorkGroupInfo, k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(*most),
+               most, NULL))
+        return -1;
+    if (cap && strtoul(cap, NULL, 10) < *most)
+        *most = strtoul(cap, NULL, 10);
+    return 0;
+}
+
+/*
  * The dot kernel's work-group: BabelStream's (on the cpu path twice the native double
  * vector width, else the largest work-group the device allows) within the largest the
  * kernel itself allows (CL_KERNEL_WORK_GROUP_SIZE: its registers and local memory), a power
@@ -220,8 +236,7 @@ static size_t dot_local(const struct stream *s, const struct clb_device *dev,
                          : clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE);
     size_t most = 0;
 
-    if (CLB_CL(e, clGetKernelWorkGroupInfo, s->k[K_DOT], s->env->device,
-               CL_KERNEL_WORK_GROUP_SIZE, sizeof(most), &most, NULL))
+    if (kernel_wg_size(s->k[K_DOT], s->env->device, &most, e))
         return 0;
     if (want > most)
         want = most;
@@ -855,8 +870,7 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
     k = clCreateKernel(prog, "clb_stream_local", &err);
     if (clb_cl_check(&e, "clCreateKernel", err) ||
         CLB_CL(&e, clSetKernelArg, k, 1, sizeof(cl_uint), &rounds) ||
-        CLB_CL(&e, clGetKernelWorkGroupInfo, k, env->device, CL_KERNEL_WORK_GROUP_SIZE,
-               sizeof(most), &most, NULL))
+        kernel_wg_size(k, env->device, &most, &e))
         goto fault;
     /* Its work-group is fixed (reqd_work_group_size): the kernel as built must allow it. */
     if (most < LOCAL_N) {

@@ -63,6 +63,10 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
  *   CLBENCH_FAULT_NO_PROFILING=1  clb_cl_event_seconds reports
  *                             CL_PROFILING_INFO_NOT_AVAILABLE (a device without
  *                             profiling info: bandwidth falls back to the host clock);
+ *   CLBENCH_FAULT_KERNEL_WG_SIZE=N  bandwidth takes N as the largest work-group its
+ *                             kernels allow where CL_KERNEL_WORK_GROUP_SIZE says more (a
+ *                             kernel whose registers or local memory allow less than
+ *                             the device's maximum);
  *   CLBENCH_FAULT_STREAM_ENQUEUE=KERNEL  bandwidth's enqueue of KERNEL (copy, mul,
  *                             add, triad, dot, read, chunked or local) fails with
  *                             CL_OUT_OF_RESOURCES before reaching the driver: its row
