@@ -3,7 +3,7 @@
  * and dot over three arrays of REAL (float, or double with -DREAL=double
  * -DCLB_FP64), plus a read-only pass (the figure clpeak's "global memory
  * bandwidth" gives: reads only; coalesced for GPUs, in contiguous chunks for
- * CPUs) and, for CPU devices, a dot product in contiguous chunks. The host
+ * CPUs) and, on the cpu code path, a dot product in contiguous chunks. The host
  * times each launch on the device's clock (its profiling event), not
  * around the driver's clFinish. Every kernel touches each element once; with arrays far
  * larger than the caches they measure DRAM/HBM bandwidth. Every element
@@ -103,7 +103,8 @@ __kernel void clb_stream_triad(__global REAL *a, __global const REAL *b, __globa
  * BabelStream's dot product, as its OpenCL version defines it: a fixed grid
  * (on CPUs a work-group per compute unit of twice the native double vector
  * width, elsewhere 4 per compute unit of the largest work-group the device
- * allows; set by the host) strides over the arrays, each
+ * allows; set by the host, within the kernel's own CL_KERNEL_WORK_GROUP_SIZE,
+ * a power of two for the tree) strides over the arrays, each
  * work-item accumulating straight into its slot of local memory; the
  * work-group then halves that array in a tree, and one partial sum per
  * work-group goes to the host.
@@ -166,7 +167,7 @@ __kernel void clb_stream_read_chunked(__global const REAL *a, __global REAL *par
 }
 
 /*
- * A dot product for CPU devices: each work-item sums one contiguous chunk of
+ * A dot product for CPU devices (the cpu code path): each work-item sums one contiguous chunk of
  * DOT_CHUNK elements with 16-wide vectors, which a CPU streams and
  * vectorises; partial sums go to the host. (A grid stride per work-item, as
  * BabelStream's kernel has, can defeat CPU caches.)

@@ -17,8 +17,8 @@ enum { MANTISSAS = 16381, MULTIPLIER = 10123, EXPONENTS = 61, LOWEST_EXPONENT = 
 /* Rounds between re-initialisations (untimed): a shrinks by 0.96 a round, so that after
  * 200 the smallest element, 2^-30 x 0.96^200, and its products stay far from underflow. */
 enum { REINIT_ROUNDS = 200 };
-/* Default bytes per array: far beyond the caches of CPUs and GPUs alike; on a device of
- * 16 GB or more, 1 GiB (clb_stream_default_bytes). */
+/* Default bytes per array: far beyond the caches of CPUs and GPUs alike; on a device
+ * (not a CPU) of 16 GB or more, 1 GiB (clb_stream_default_bytes). */
 #define DEFAULT_BYTES (UINT64_C(256) << 20)
 #define BIG_BYTES (UINT64_C(1) << 30)
 
@@ -38,9 +38,9 @@ enum { DOT_CHUNK = 1024, READ_CHUNK = 1024, READ_STRIDED = 16 };
 /* Arrays each kernel reads plus writes (read: one store per 16 loads, or per chunk). */
 static const double arrays_moved[N_KERNELS] = { 2, 2, 3, 3, 2, 1 + 1.0 / READ_STRIDED, 2 };
 
-uint64_t clb_stream_default_bytes(uint64_t global_bytes, uint64_t max_alloc_bytes)
+uint64_t clb_stream_default_bytes(uint64_t global_bytes, uint64_t max_alloc_bytes, bool cpu)
 {
-    uint64_t bytes = global_bytes >= UINT64_C(16000000000) ? BIG_BYTES : DEFAULT_BYTES;
+    uint64_t bytes = !cpu && global_bytes >= UINT64_C(16000000000) ? BIG_BYTES : DEFAULT_BYTES;
 
     if (bytes > max_alloc_bytes)
         bytes = max_alloc_bytes;
@@ -743,7 +743,7 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     }
     /* The default shrinks to what the device allows; an explicit --bytes does not. */
     if (!given)
-        bytes = clb_stream_default_bytes(global, max_alloc);
+        bytes = clb_stream_default_bytes(global, max_alloc, clb_device_is_cpu(dev));
     s.n = (size_t)(bytes / s.elem) / DOT_CHUNK * DOT_CHUNK;
     /* In a sweep the case names the size the arrays have (whole chunks of elements). */
     clb_format_bytes(s.n ? (uint64_t)s.n * s.elem : bytes, a, sizeof(a));

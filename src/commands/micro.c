@@ -126,7 +126,8 @@ static const struct clb_option bandwidth_options[] = {
       "fp32, fp64 or all (default: fp64 where the device has it, else fp32, as BabelStream)",
       clb_opt_precisions, offsetof(struct micro_config, precisions) },
     { "bytes", 0, "SIZE",
-      "Bytes per array, e.g. 256M (default: 256 MiB, less if the device cannot hold three)",
+      "Bytes per array, e.g. 256M (default: 256 MiB, 1 GiB on a device other than a CPU with 16 GB "
+      "or more, less if the device cannot hold three)",
       opt_bytes, offsetof(struct micro_config, bytes) },
     { "sizes", 0, "LIST",
       "Instead of --bytes, a sweep of array sizes (64K,1M,16M,256M): each size's rows, and "

@@ -746,24 +746,28 @@ static void row_summary(void **state)
     clb_micro_results_finish(&r);
 }
 
-/* bandwidth's default arrays: 1 GiB from 16 GB (10^9) of global memory, else 256 MiB,
- * then within one allocation and a quarter of global memory. */
+/* bandwidth's default arrays: 1 GiB from 16 GB (10^9) of global memory on a device that is
+ * not a CPU, else 256 MiB, then within one allocation and a quarter of global memory. */
 static void stream_default_bytes(void **state)
 {
     const uint64_t mib = UINT64_C(1) << 20, gib = UINT64_C(1) << 30;
 
     (void)state;
     /* An H200 (141 GiB, a quarter of it per allocation), a 16 GiB card, 16 GB exactly. */
-    assert_int_equal(clb_stream_default_bytes(150754820096u, 37688705024u), gib);
-    assert_int_equal(clb_stream_default_bytes(16 * gib, 4 * gib), gib);
-    assert_int_equal(clb_stream_default_bytes(16000000000u, 4 * gib), gib);
-    /* Just under 16 GB, and this machine's pocl (5.6 GiB, 2 GiB allocations). */
-    assert_int_equal(clb_stream_default_bytes(15999999999u, 4 * gib), 256 * mib);
-    assert_int_equal(clb_stream_default_bytes(5999681536u, 2 * gib), 256 * mib);
+    assert_int_equal(clb_stream_default_bytes(150754820096u, 37688705024u, false), gib);
+    assert_int_equal(clb_stream_default_bytes(16 * gib, 4 * gib, false), gib);
+    assert_int_equal(clb_stream_default_bytes(16000000000u, 4 * gib, false), gib);
+    /* Just under 16 GB; a CPU device of any size (this VM's pocl: 5.6 GB or 17.5 GB, as
+     * much as was free). */
+    assert_int_equal(clb_stream_default_bytes(15999999999u, 4 * gib, false), 256 * mib);
+    assert_int_equal(clb_stream_default_bytes(5999681536u, 2 * gib, true), 256 * mib);
+    assert_int_equal(clb_stream_default_bytes(17542406144u, 8 * gib, true), 256 * mib);
+    assert_int_equal(clb_stream_default_bytes(512 * gib, 128 * gib, true), 256 * mib);
     /* The limits: one allocation, a quarter of global memory. */
-    assert_int_equal(clb_stream_default_bytes(32 * gib, 512 * mib), 512 * mib);
-    assert_int_equal(clb_stream_default_bytes(512 * mib, 512 * mib), 128 * mib);
-    assert_int_equal(clb_stream_default_bytes(0, 0), 0);
+    assert_int_equal(clb_stream_default_bytes(32 * gib, 512 * mib, false), 512 * mib);
+    assert_int_equal(clb_stream_default_bytes(512 * mib, 512 * mib, false), 128 * mib);
+    assert_int_equal(clb_stream_default_bytes(512 * mib, 512 * mib, true), 128 * mib);
+    assert_int_equal(clb_stream_default_bytes(0, 0, false), 0);
 }
 
 int main(void)

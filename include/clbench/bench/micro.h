@@ -5,7 +5,9 @@
  * The measurements that explain GEMM figures, with clbench's own kernels
  * (kernels/peak.cl, stream.cl, latency.cl): peak arithmetic rate, device
  * memory bandwidth, host<->device transfer, launch latency. Each fills plain
- * rows; every figure comes from a result the host checked.
+ * rows; every figure comes from a result the host checked. bandwidth times
+ * each call on the device's clock (the kernel's profiling event) and keeps
+ * the host's clock beside it (clb_micro_row's timer, host_times_s).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -154,12 +156,16 @@ struct clb_micro_options {
 
 /*
  * bandwidth's default bytes per array for a device with `global_bytes` of
- * global memory and allocations of at most `max_alloc_bytes`: 1 GiB where
- * the device has 16 GB (16 x 10^9 bytes) or more, else 256 MiB, far beyond
- * the caches either way; then at most one allocation and a quarter of global
- * memory (the three arrays and room to spare).
+ * global memory and allocations of at most `max_alloc_bytes`: 1 GiB where a
+ * device other than a CPU (`cpu`: CL_DEVICE_TYPE_CPU) has 16 GB (16 x 10^9
+ * bytes) or more, else 256 MiB, far beyond the caches either way; then at
+ * most one allocation and a quarter of global memory (the three arrays and
+ * room to spare). A CPU device keeps 256 MiB: its global memory is the host's
+ * RAM, which pocl reports from what is free at the time (5.6 GB and 17.5 GB
+ * on one VM an hour apart), so the default, and with it which rows compare,
+ * would follow the neighbours' memory.
  */
-uint64_t clb_stream_default_bytes(uint64_t global_bytes, uint64_t max_alloc_bytes);
+uint64_t clb_stream_default_bytes(uint64_t global_bytes, uint64_t max_alloc_bytes, bool cpu);
 
 /* Each measures one device in `env` and appends its rows; faults land in rows. */
 int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
