@@ -2,8 +2,10 @@
  * Device memory bandwidth, after BabelStream: copy, mul (scale), add, triad
  * and dot over three arrays of REAL (float, or double with -DREAL=double
  * -DCLB_FP64), plus a read-only pass (the figure clpeak's "global memory
- * bandwidth" gives: reads only) and, for CPU devices, a dot product in
- * contiguous chunks. Every kernel touches each element once; with arrays far
+ * bandwidth" gives: reads only; coalesced for GPUs, in contiguous chunks for
+ * CPUs) and, on the cpu code path, a dot product in contiguous chunks. The host
+ * times each launch on the device's clock (its profiling event), not
+ * around the driver's clFinish. Every kernel touches each element once; with arrays far
  * larger than the caches they measure DRAM/HBM bandwidth. Every element
  * starts from its own value (clb_stream_init below), so a kernel that reads
  * the right count of the wrong elements leaves a wrong element or a wrong
@@ -101,7 +103,8 @@ __kernel void clb_stream_triad(__global REAL *a, __global const REAL *b, __globa
  * BabelStream's dot product, as its OpenCL version defines it: a fixed grid
  * (on CPUs a work-group per compute unit of twice the native double vector
  * width, elsewhere 4 per compute unit of the largest work-group the device
- * allows; set by the host) strides over the arrays, each
+ * allows; set by the host, within the kernel's own CL_KERNEL_WORK_GROUP_SIZE,
+ * a power of two for the tree) strides over the arrays, each
  * work-item accumulating straight into its slot of local memory; the
  * work-group then halves that array in a tree, and one partial sum per
  * work-group goes to the host.
@@ -125,21 +128,46 @@ __kernel void clb_stream_dot(__global const REAL *a, __global const REAL *b,
 }
 
 /*
- * Reads only, as clpeak's global bandwidth: each work-item loads 16
- * neighbouring elements and stores their sum (one store per 16 loads).
+ * Reads only, as clpeak's global bandwidth, in two variants (the host's
+ * --code-path picks one; both sum every element of a once and store one
+ * partial sum per work-item). The gpu path, clb_stream_read: n / 16
+ * work-items, work-item i adding a[i], a[i + G], ..., a[i + 15 G] in order
+ * (G the global size), so that neighbouring work-items load neighbouring
+ * elements: one load of a warp or wavefront is one contiguous run. The cpu
+ * path, clb_stream_read_chunked: one contiguous chunk of READ_CHUNK elements
+ * a work-item, read with 16-wide vector loads into two accumulators, which a
+ * CPU core streams and vectorises (as clb_stream_dot_chunked).
  */
 __kernel void clb_stream_read(__global const REAL *a, __global REAL *partial)
 {
-    size_t i = get_global_id(0);
-    VREAL16 v = vload16(IX(K_READ, i, WINDOW / 16), a);
-    VREAL8 h = v.lo + v.hi;
+    const size_t i = get_global_id(0), g = get_global_size(0);
+    REAL s = 0;
+
+    for (uint k = 0; k < 16; k++)
+        s += a[IX(K_READ, i + k * g, WINDOW)];
+    partial[i] = s;
+}
+
+#define READ_CHUNK 1024
+__kernel void clb_stream_read_chunked(__global const REAL *a, __global REAL *partial)
+{
+    const size_t i = get_global_id(0);
+    __global const REAL *p = a + IX(K_READ, i, WINDOW / READ_CHUNK) * READ_CHUNK;
+    VREAL16 s0 = (VREAL16)(0), s1 = (VREAL16)(0);
+
+    for (int j = 0; j < READ_CHUNK / 16; j += 2) {
+        s0 += vload16(j, p);
+        s1 += vload16(j + 1, p);
+    }
+    VREAL16 s = s0 + s1;
+    VREAL8 h = s.lo + s.hi;
     VREAL4 q = h.lo + h.hi;
     VREAL2 d = q.lo + q.hi;
     partial[i] = d.x + d.y;
 }
 
 /*
- * A dot product for CPU devices: each work-item sums one contiguous chunk of
+ * A dot product for CPU devices (the cpu code path): each work-item sums one contiguous chunk of
  * DOT_CHUNK elements with 16-wide vectors, which a CPU streams and
  * vectorises; partial sums go to the host. (A grid stride per work-item, as
  * BabelStream's kernel has, can defeat CPU caches.)

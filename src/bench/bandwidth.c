@@ -17,20 +17,37 @@ enum { MANTISSAS = 16381, MULTIPLIER = 10123, EXPONENTS = 61, LOWEST_EXPONENT = 
 /* Rounds between re-initialisations (untimed): a shrinks by 0.96 a round, so that after
  * 200 the smallest element, 2^-30 x 0.96^200, and its products stay far from underflow. */
 enum { REINIT_ROUNDS = 200 };
-/* Default bytes per array: far beyond the caches of CPUs and GPUs alike. */
+/* Default bytes per array: far beyond the caches of CPUs and GPUs alike; on a device
+ * (not a CPU) of 16 GB or more, 1 GiB (clb_stream_default_bytes). */
 #define DEFAULT_BYTES (UINT64_C(256) << 20)
+#define BIG_BYTES (UINT64_C(1) << 30)
 
 enum { K_COPY, K_MUL, K_ADD, K_TRIAD, K_DOT, K_READ, K_DOT_CHUNKED, N_KERNELS };
 static const char *const names[N_KERNELS] = { "copy", "mul", "add", "triad",
                                               "dot",  "read", "dot chunked" };
+/* Their test-hook names (CLBENCH_FAULT_STREAM_INDEX, _STREAM_ENQUEUE; clbench/cl/cl.h). */
+static const char *const fault_names[N_KERNELS] = { "copy", "mul", "add", "triad",
+                                                    "dot",  "read", "chunked" };
 static const char *const symbols[N_KERNELS] = {
     "clb_stream_copy", "clb_stream_mul",  "clb_stream_add",        "clb_stream_triad",
     "clb_stream_dot",  "clb_stream_read", "clb_stream_dot_chunked"
 };
-/* Elements per work-item of clb_stream_dot_chunked (DOT_CHUNK in stream.cl). */
-enum { DOT_CHUNK = 1024 };
-/* Arrays each kernel reads plus writes (read: one store per 16 loads). */
-static const double arrays_moved[N_KERNELS] = { 2, 2, 3, 3, 2, 1 + 1.0 / 16, 2 };
+/* Elements per work-item of clb_stream_dot_chunked and clb_stream_read_chunked (DOT_CHUNK,
+ * READ_CHUNK in stream.cl); the gpu path's read adds 16 a work-item. */
+enum { DOT_CHUNK = 1024, READ_CHUNK = 1024, READ_STRIDED = 16 };
+/* Arrays each kernel reads plus writes (read: one store per 16 loads, or per chunk). */
+static const double arrays_moved[N_KERNELS] = { 2, 2, 3, 3, 2, 1 + 1.0 / READ_STRIDED, 2 };
+
+uint64_t clb_stream_default_bytes(uint64_t global_bytes, uint64_t max_alloc_bytes, bool cpu)
+{
+    uint64_t bytes = !cpu && global_bytes >= UINT64_C(16000000000) ? BIG_BYTES : DEFAULT_BYTES;
+
+    if (bytes > max_alloc_bytes)
+        bytes = max_alloc_bytes;
+    if (bytes > global_bytes / 4)
+        bytes = global_bytes / 4;
+    return bytes;
+}
 
 double clb_stream_start(uint64_t j)
 {
@@ -124,14 +141,19 @@ void clb_stream_expected(const struct clb_stream_expect *x, uint64_t j, int arra
 }
 
 struct stream {
-    const struct clb_cl_env *env;
-    bool fp64, chunked;      /* double arrays; the CPU's chunked dot as well */
+    const struct clb_cl_env *env; /* its queue has profiling (clb_bandwidth_run) */
+    bool fp64, cpu;          /* double arrays; the cpu code path (chunked read and dot) */
     size_t elem;             /* bytes of one element */
     cl_program prog;
     cl_kernel init, k[N_KERNELS];
     cl_mem a, b, c, partial[N_KERNELS]; /* partial sums of dot, read, dot chunked */
     size_t n;
     size_t global[N_KERNELS], local[N_KERNELS], n_partial[N_KERNELS];
+    bool used[N_KERNELS];    /* the kernels this code path runs */
+    /* Each kernel's own fault (creating it, its arguments, its grid, an enqueue or wait):
+     * "" while it stands; a kernel with one runs no more and fails only its own row. */
+    char fault[N_KERNELS][256];
+    cl_int profiling[N_KERNELS]; /* the first error a call's profiling info gave; else 0 */
 };
 
 static void stream_release(struct stream *s)
@@ -176,27 +198,64 @@ static int set_mem(cl_kernel k, cl_uint index, cl_mem m, struct clb_error *e)
     return CLB_CL(e, clSetKernelArg, k, index, sizeof(cl_mem), &m);
 }
 
-/* Each kernel's grid: one work-item per element, or the reductions' own. */
+/* The largest power of two <= x (1 for 0). */
+static size_t floor_pow2(size_t x)
+{
+    size_t p = 1;
+    while (p <= x / 2)
+        p *= 2;
+    return p;
+}
+
+/*
+ * The largest work-group kernel k allows on the device (CL_KERNEL_WORK_GROUP_SIZE), at most
+ * CLBENCH_FAULT_KERNEL_WG_SIZE where that test hook is set (clbench/cl/cl.h).
+ */
+static int kernel_wg_size(cl_kernel k, cl_device_id dev, size_t *most, struct clb_error *e)
+{
+    const char *cap = clb_fault_str("KERNEL_WG_SIZE");
+
+    if (CLB_CL(e, clGetKernelWorkGroupInfo, k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(*most),
+               most, NULL))
+        return -1;
+    if (cap && strtoul(cap, NULL, 10) < *most)
+        *most = strtoul(cap, NULL, 10);
+    return 0;
+}
+
+/*
+ * The dot kernel's work-group: BabelStream's (on the cpu path twice the native double
+ * vector width, else the largest work-group the device allows) within the largest the
+ * kernel itself allows (CL_KERNEL_WORK_GROUP_SIZE: its registers and local memory), a power
+ * of two for its tree. 0 with e set when the kernel cannot say.
+ */
+static size_t dot_local(const struct stream *s, const struct clb_device *dev,
+                        struct clb_error *e)
+{
+    size_t want = s->cpu ? 2 * clb_device_u64(dev, CLB_PROP_NATIVE_VEC_DOUBLE)
+                         : clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE);
+    size_t most = 0;
+
+    if (kernel_wg_size(s->k[K_DOT], s->env->device, &most, e))
+        return 0;
+    if (want > most)
+        want = most;
+    /* A device without doubles reports a native width of 0. */
+    return floor_pow2(want);
+}
+
+/* Each kernel's grid but the dot's local size: one work-item per element, or the
+ * reductions' own. */
 static void stream_grid(struct stream *s, const struct clb_device *dev)
 {
-    /* BabelStream's grid: on a CPU one work-group per compute unit of twice the native
-     * double vector width, elsewhere 4 per compute unit of the largest work-group. */
-    const bool cpu = clb_device_is_cpu(dev);
+    /* BabelStream's grid: on a CPU one work-group per compute unit, elsewhere 4. */
     const size_t units = clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS);
-    size_t groups = units ? units * (cpu ? 1 : 4) : 4;
-    size_t local = cpu ? 2 * clb_device_u64(dev, CLB_PROP_NATIVE_VEC_DOUBLE)
-                       : clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE);
-    /* Its tree halves the work-group: a power of two (a device without doubles reports 0). */
-    size_t pow2 = 1;
-    while (pow2 * 2 <= local)
-        pow2 *= 2;
-    local = local ? pow2 : 1;
+    const size_t groups = units ? units * (s->cpu ? 1 : 4) : 4;
+
     for (int i = 0; i < N_KERNELS; i++)
         s->global[i] = s->n;
-    s->global[K_DOT] = groups * local;
-    s->local[K_DOT] = local;
     s->n_partial[K_DOT] = groups;
-    s->global[K_READ] = s->n_partial[K_READ] = s->n / 16;
+    s->global[K_READ] = s->n_partial[K_READ] = s->n / (s->cpu ? READ_CHUNK : READ_STRIDED);
     s->global[K_DOT_CHUNKED] = s->n_partial[K_DOT_CHUNKED] = s->n / DOT_CHUNK;
 }
 
@@ -220,10 +279,68 @@ static const char *build_options(bool fp64, char *buf, size_t len)
     return buf[0] ? buf : NULL;
 }
 
+/* Kernel i's arguments, after its kernel and partial buffer exist. */
+static int stream_args(struct stream *s, int i, struct clb_error *e)
+{
+    cl_kernel k = s->k[i];
+    const cl_uint n32 = (cl_uint)s->n;
+
+    switch (i) {
+    case K_COPY:
+        return set_mem(k, 0, s->a, e) || set_mem(k, 1, s->c, e) ? -1 : 0;
+    case K_MUL:
+        return set_mem(k, 0, s->b, e) || set_mem(k, 1, s->c, e) || set_real(s, k, 2, SCALAR, e)
+                   ? -1 : 0;
+    case K_ADD:
+        return set_mem(k, 0, s->a, e) || set_mem(k, 1, s->b, e) || set_mem(k, 2, s->c, e)
+                   ? -1 : 0;
+    case K_TRIAD:
+        return set_mem(k, 0, s->a, e) || set_mem(k, 1, s->b, e) || set_mem(k, 2, s->c, e) ||
+                       set_real(s, k, 3, SCALAR, e)
+                   ? -1 : 0;
+    case K_DOT:
+        return set_mem(k, 0, s->a, e) || set_mem(k, 1, s->b, e) ||
+                       set_mem(k, 2, s->partial[i], e) ||
+                       CLB_CL(e, clSetKernelArg, k, 3, s->local[i] * s->elem, NULL) ||
+                       CLB_CL(e, clSetKernelArg, k, 4, sizeof(cl_uint), &n32)
+                   ? -1 : 0;
+    case K_READ:
+        return set_mem(k, 0, s->a, e) || set_mem(k, 1, s->partial[i], e) ? -1 : 0;
+    default:
+        return set_mem(k, 0, s->a, e) || set_mem(k, 1, s->b, e) ||
+                       set_mem(k, 2, s->partial[i], e)
+                   ? -1 : 0;
+    }
+}
+
+/* Kernel i, its partial buffer, its arguments; -1 with e set (its own fault). */
+static int stream_kernel(struct stream *s, const struct clb_device *dev, int i,
+                         struct clb_error *e)
+{
+    const char *symbol = i == K_READ && s->cpu ? "clb_stream_read_chunked" : symbols[i];
+    cl_int err;
+
+    s->k[i] = clCreateKernel(s->prog, symbol, &err);
+    if (clb_cl_check(e, "clCreateKernel", err))
+        return -1;
+    if (i == K_DOT) {
+        if (!(s->local[i] = dot_local(s, dev, e)))
+            return -1;
+        s->global[i] = s->n_partial[i] * s->local[i];
+    }
+    if (s->n_partial[i]) {
+        s->partial[i] = clb_cl_buffer(s->env->ctx, CL_MEM_READ_WRITE,
+                                      s->n_partial[i] * s->elem, NULL, &err);
+        if (clb_cl_check(e, "clCreateBuffer", err))
+            return -1;
+    }
+    return stream_args(s, i, e);
+}
+
+/* The program, the arrays and the init kernel (every row's), then each kernel (its own). */
 static int stream_setup(struct stream *s, const struct clb_device *dev, struct clb_error *e)
 {
     const struct clb_cl_env *env = s->env;
-    const cl_uint n32 = (cl_uint)s->n;
     char options[64];
     cl_int err;
 
@@ -233,20 +350,6 @@ static int stream_setup(struct stream *s, const struct clb_device *dev, struct c
     s->init = clCreateKernel(s->prog, "clb_stream_init", &err);
     if (clb_cl_check(e, "clCreateKernel", err))
         return -1;
-    stream_grid(s, dev);
-    for (int i = 0; i < N_KERNELS; i++) {
-        if (i == K_DOT_CHUNKED && !s->chunked)
-            continue;
-        s->k[i] = clCreateKernel(s->prog, symbols[i], &err);
-        if (clb_cl_check(e, "clCreateKernel", err))
-            return -1;
-        if (!s->n_partial[i])
-            continue;
-        s->partial[i] = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, s->n_partial[i] * s->elem,
-                                      NULL, &err);
-        if (clb_cl_check(e, "clCreateBuffer", err))
-            return -1;
-    }
     cl_mem *arrays[] = { &s->a, &s->b, &s->c };
     for (int i = 0; i < 3; i++) {
         *arrays[i] = clb_cl_buffer(env->ctx, CL_MEM_READ_WRITE, s->n * s->elem, NULL, &err);
@@ -254,38 +357,112 @@ static int stream_setup(struct stream *s, const struct clb_device *dev, struct c
             return -1;
     }
     if (set_mem(s->init, 0, s->a, e) || set_mem(s->init, 1, s->b, e) ||
-        set_mem(s->init, 2, s->c, e) ||
-        set_mem(s->k[K_COPY], 0, s->a, e) || set_mem(s->k[K_COPY], 1, s->c, e) ||
-        set_mem(s->k[K_MUL], 0, s->b, e) || set_mem(s->k[K_MUL], 1, s->c, e) ||
-        set_real(s, s->k[K_MUL], 2, SCALAR, e) || set_mem(s->k[K_ADD], 0, s->a, e) ||
-        set_mem(s->k[K_ADD], 1, s->b, e) || set_mem(s->k[K_ADD], 2, s->c, e) ||
-        set_mem(s->k[K_TRIAD], 0, s->a, e) || set_mem(s->k[K_TRIAD], 1, s->b, e) ||
-        set_mem(s->k[K_TRIAD], 2, s->c, e) || set_real(s, s->k[K_TRIAD], 3, SCALAR, e) ||
-        set_mem(s->k[K_DOT], 0, s->a, e) || set_mem(s->k[K_DOT], 1, s->b, e) ||
-        set_mem(s->k[K_DOT], 2, s->partial[K_DOT], e) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_DOT], 3, s->local[K_DOT] * s->elem, NULL) ||
-        CLB_CL(e, clSetKernelArg, s->k[K_DOT], 4, sizeof(cl_uint), &n32) ||
-        set_mem(s->k[K_READ], 0, s->a, e) || set_mem(s->k[K_READ], 1, s->partial[K_READ], e))
+        set_mem(s->init, 2, s->c, e))
         return -1;
-    if (s->chunked &&
-        (set_mem(s->k[K_DOT_CHUNKED], 0, s->a, e) || set_mem(s->k[K_DOT_CHUNKED], 1, s->b, e) ||
-         set_mem(s->k[K_DOT_CHUNKED], 2, s->partial[K_DOT_CHUNKED], e)))
-        return -1;
+    stream_grid(s, dev);
+    for (int i = 0; i < N_KERNELS; i++) {
+        struct clb_error own = { "" };
+        if (s->used[i] && stream_kernel(s, dev, i, &own))
+            snprintf(s->fault[i], sizeof(s->fault[i]), "%s", own.msg);
+    }
     return stream_init(s, e);
 }
 
-/* One kernel, timed on the host clock around its completion. */
-static int stream_step(struct stream *s, int which, double *seconds, struct clb_error *e)
+/* Whether CLBENCH_FAULT_STREAM_ENQUEUE names this kernel (clbench/cl/cl.h). */
+static bool enqueue_fault(const char *name)
 {
-    const size_t *local = s->local[which] ? &s->local[which] : NULL;
-    double t0 = clb_now_s();
+    const char *want = clb_fault_str("STREAM_ENQUEUE");
+    return want && !strcmp(want, name);
+}
 
-    if (CLB_CL(e, clEnqueueNDRangeKernel, s->env->queue, s->k[which], 1, NULL, &s->global[which],
-               local, 0, NULL, NULL) ||
-        clb_cl_check(e, "clFinish", clb_cl_finish(s->env->queue)))
+/*
+ * One launch of k on `global` (and `local`, or the runtime's choice), timed twice: on the
+ * device's clock (its event's START to END: the kernel alone) and on the host's around the
+ * enqueue and clFinish (what BabelStream times: the driver's round trip too). *profiling
+ * gets the profiling info's error (0 when device_s holds the kernel's time).
+ */
+static int timed_launch(cl_command_queue q, cl_kernel k, const char *name, size_t global,
+                        const size_t *local, double *device_s, double *host_s,
+                        cl_int *profiling, struct clb_error *e)
+{
+    cl_event ev = NULL;
+
+    if (enqueue_fault(name))
+        return clb_cl_check(e, "clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES) ? -1 : 0;
+    const double t0 = clb_now_s();
+    if (CLB_CL(e, clEnqueueNDRangeKernel, q, k, 1, NULL, &global, local, 0, NULL, &ev) ||
+        clb_cl_check(e, "clFinish", clb_cl_finish(q))) {
+        if (ev)
+            clReleaseEvent(ev);
         return -1;
-    *seconds = clb_now_s() - t0;
+    }
+    *host_s = clb_now_s() - t0;
+    *profiling = clb_cl_event_seconds(ev, device_s);
+    clReleaseEvent(ev);
     return 0;
+}
+
+/* Appends one call to row: the device's time as its time, the host's beside it; a call
+ * without profiling info is timed on the host (timer_finish makes the row all host). */
+static int timed_push(struct clb_micro_row *row, double device_s, double host_s,
+                      cl_int profiling)
+{
+    return clb_micro_push(row, profiling ? host_s : device_s) ||
+                   clb_micro_push_host(row, host_s)
+               ? -1
+               : 0;
+}
+
+/*
+ * Names the row's clock: the device's where every call had profiling info, else the
+ * host's for every call (from host_times_s), with why.
+ */
+static void timer_finish(struct clb_micro_row *row, cl_int profiling)
+{
+    if (!row->n_times)
+        return;
+    if (!profiling) {
+        row->timer = "device";
+        return;
+    }
+    row->timer = "host";
+    snprintf(row->timer_why, sizeof(row->timer_why),
+             "no profiling info from the device (clGetEventProfilingInfo: %s): host clock "
+             "around enqueue + clFinish", clb_cl_errname(profiling));
+    free(row->times_s);
+    row->times_s = row->host_times_s;
+    row->times_cap = row->host_times_cap;
+    row->n_times = row->n_host_times;
+    row->host_times_s = NULL;
+    row->n_host_times = row->host_times_cap = 0;
+    row->measured_s = 0;
+    for (size_t i = 0; i < row->n_times; i++)
+        row->measured_s += row->times_s[i];
+}
+
+/* One kernel's timed call into its row; -1 with s->fault[which] set. */
+static int stream_step(struct stream *s, int which, struct clb_micro_row *row, bool timed)
+{
+    struct clb_error e = { "" };
+    double device_s = 0, host_s = 0;
+    cl_int profiling = 0;
+
+    if (timed_launch(s->env->queue, s->k[which], fault_names[which], s->global[which],
+                     s->local[which] ? &s->local[which] : NULL, &device_s, &host_s,
+                     &profiling, &e))
+        goto fault;
+    if (!timed)
+        return 0;
+    if (profiling && !s->profiling[which])
+        s->profiling[which] = profiling;
+    if (timed_push(row, device_s, host_s, profiling)) {
+        clb_error_set(&e, "out of host memory");
+        goto fault;
+    }
+    return 0;
+fault:
+    snprintf(s->fault[which], sizeof(s->fault[which]), "%s", e.msg);
+    return -1;
 }
 
 /* Element j of an array of float or double. */
@@ -391,9 +568,11 @@ bool clb_stream_verify(const struct clb_stream_outcome *o, struct clb_stream_ver
      * positive, so a bound relative to the sum holds whatever the terms' magnitudes
      * (2^-85 to 2^62 here). BabelStream's dot is replayed exactly over the device's grid
      * (plain or fused adds; the host's compensated sums of the partials, on both sides,
-     * differ by far less than the 4 ulps allowed). The read pass adds 16 elements a
-     * work-item in a tree of depth 4: each partial within (1 + u)^4 - 1 of its exact sum,
-     * so the total within about 4u of the exact sum (16 ulps allowed). The chunked dot
+     * differ by far less than the 4 ulps allowed). The gpu path's read pass adds 16 elements
+     * a work-item in sequence: 15 roundings, each partial within (1 + u)^15 - 1, about 15u,
+     * of its exact sum, and so the total (16 ulps allowed). The cpu path's adds 32 vectors
+     * of 16 into each of two accumulators (31 roundings a lane), adds the two (1) and the
+     * 16 lanes in a tree of depth 4: within (1 + u)^36 - 1, about 36u (64 ulps). The chunked dot
      * rounds a product and adds 32 of them a lane, then adds s0 + s1 and 16 lanes in a
      * tree of depth 4: within (1 + u)^38 - 1, about 38u (64 ulps allowed). The read pass
      * and the chunked dot cover whole work-items (n is whole chunks).
@@ -403,8 +582,9 @@ bool clb_stream_verify(const struct clb_stream_outcome *o, struct clb_stream_ver
     if (!(fabs(o->dot - dot) <= 4 * u * fabs(dot)))
         snprintf(v->dot, sizeof(v->dot), "wrong result: dot %.*g, expected %.*g", digits,
                  o->dot, digits, dot);
-    const double read = exact_sum(o->a, NULL, o->fp64, o->n / 16 * 16);
-    if (!(fabs(o->read - read) <= 16 * u * fabs(read)))
+    const size_t per = o->read_chunked ? READ_CHUNK : READ_STRIDED;
+    const double read = exact_sum(o->a, NULL, o->fp64, o->n / per * per);
+    if (!(fabs(o->read - read) <= (o->read_chunked ? 64 : 16) * u * fabs(read)))
         snprintf(v->read, sizeof(v->read), "wrong result: read sum %.*g, expected %.*g", digits,
                  o->read, digits, read);
     if (o->has_chunked) {
@@ -439,7 +619,8 @@ static int stream_check(struct stream *s, unsigned iters, struct clb_stream_verd
     void *partial = malloc((most + s->n_partial[K_DOT]) * s->elem);
     cl_mem arrays[3] = { s->a, s->b, s->c };
     struct clb_stream_outcome o = { .a = host[0], .b = host[1], .c = host[2], .n = s->n,
-                                    .fp64 = s->fp64, .iters = iters, .has_chunked = s->chunked,
+                                    .fp64 = s->fp64, .iters = iters,
+                                    .read_chunked = s->cpu, .has_chunked = s->cpu,
                                     .dot_global = s->global[K_DOT],
                                     .dot_local = s->local[K_DOT] };
     int rc = -1;
@@ -452,9 +633,12 @@ static int stream_check(struct stream *s, unsigned iters, struct clb_stream_verd
         if (CLB_CL(e, clEnqueueReadBuffer, s->env->queue, arrays[i], CL_TRUE, 0,
                    s->n * s->elem, host[i], 0, NULL, NULL))
             goto out;
-    if (partial_sum(s, K_DOT, partial, &o.dot, e) || partial_sum(s, K_READ, partial, &o.read, e) ||
-        (s->chunked && partial_sum(s, K_DOT_CHUNKED, partial, &o.dot_chunked, e)))
-        goto out;
+    /* A kernel with a fault of its own left no sum to read; its row says why. */
+    double *sums[N_KERNELS] = { [K_DOT] = &o.dot, [K_READ] = &o.read,
+                                [K_DOT_CHUNKED] = &o.dot_chunked };
+    for (int i = K_DOT; i < N_KERNELS; i++)
+        if (s->used[i] && !s->fault[i][0] && partial_sum(s, i, partial, sums[i], e))
+            goto out;
     clb_stream_verify(&o, v);
     rc = 0;
 out:
@@ -464,17 +648,22 @@ out:
     return rc;
 }
 
-/* Whether any of the n rows wants another timed round. */
-static bool more(struct clb_micro_row *const *rows, int n, const struct clb_micro_options *opt)
+/* Whether any of the n rows whose kernel stands wants another timed round. */
+static bool more(const struct stream *s, struct clb_micro_row *const *rows, int n,
+                 const struct clb_micro_options *opt)
 {
     bool want = false;
 
     for (int i = 0; i < n; i++)
-        want |= clb_micro_want(rows[i], opt->runs, opt->min_time_s);
+        want |= !s->fault[i][0] && clb_micro_want(rows[i], opt->runs, opt->min_time_s);
     return want;
 }
 
-/* Rounds in BabelStream's order until every row has its calls; the first is not timed. */
+/*
+ * Rounds in BabelStream's order until every row has its calls; the first is not timed. A
+ * kernel's own fault stops that kernel alone; -1 (with why) when the arrays' reset fails,
+ * which every row shares.
+ */
 static int stream_rounds(struct stream *s, struct clb_micro_row *const *rows, int n,
                          const struct clb_micro_options *opt, unsigned *since_init,
                          char *why, size_t len)
@@ -482,27 +671,41 @@ static int stream_rounds(struct stream *s, struct clb_micro_row *const *rows, in
     struct clb_error e = { "" };
 
     *since_init = 0;
-    for (unsigned r = 0; r == 0 || more(rows, n, opt); r++) {
+    for (unsigned r = 0; r == 0 || more(s, rows, n, opt); r++) {
         if (*since_init == REINIT_ROUNDS) {
-            if (stream_init(s, &e))
-                goto fault;
+            if (stream_init(s, &e)) {
+                snprintf(why, len, "%s", e.msg);
+                return -1;
+            }
             *since_init = 0;
         }
         (*since_init)++;
-        for (int i = 0; i < n; i++) {
-            double t;
-            if (stream_step(s, i, &t, &e))
-                goto fault;
-            if (r > 0 && clb_micro_push(rows[i], t)) {
-                clb_error_set(&e, "out of host memory");
-                goto fault;
-            }
-        }
+        for (int i = 0; i < n; i++)
+            if (!s->fault[i][0])
+                stream_step(s, i, rows[i], r > 0);
     }
     return 0;
-fault:
-    snprintf(why, len, "%s", e.msg);
-    return -1;
+}
+
+/* The row's "check": what was verified, and for read which variant ran. */
+static void stream_check_text(const struct stream *s, int i, char *buf, size_t len)
+{
+    char a[32];
+
+    clb_format_bytes((uint64_t)s->n * s->elem, a, sizeof(a));
+    if (i <= K_TRIAD)
+        snprintf(buf, len, "every element of 3 arrays of %s against its own start's rounds", a);
+    else if (i == K_DOT)
+        snprintf(buf, len, "the dot (work-groups of %zu) against its replay over the arrays "
+                 "(%s each), which were checked element by element", s->local[K_DOT], a);
+    else if (i == K_READ)
+        snprintf(buf, len, "the read sum against array a (%s), checked element by element; "
+                 "%s path: %s", a, s->cpu ? "cpu" : "gpu",
+                 s->cpu ? "contiguous chunks of 1024 elements a work-item"
+                        : "coalesced, 16 elements a work-item strided by the grid");
+    else
+        snprintf(buf, len, "the chunked dot against the sum of a x b over the arrays (%s each), "
+                 "which were checked element by element", a);
 }
 
 /*
@@ -510,14 +713,14 @@ fault:
  * kernel timed, then the outcome checked. In a sweep the case names the size.
  */
 static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
-                   const struct clb_micro_options *opt, bool fp64, uint64_t bytes,
+                   const struct clb_micro_options *opt, bool cpu, bool fp64, uint64_t bytes,
                    bool sweep, struct clb_micro_results *out)
 {
     struct clb_micro_row *rows[N_KERNELS];
-    struct stream s = { .env = env, .fp64 = fp64, .chunked = clb_device_is_cpu(dev),
+    struct stream s = { .env = env, .fp64 = fp64, .cpu = cpu,
                         .elem = fp64 ? sizeof(double) : sizeof(float) };
     struct clb_error e = { "" };
-    const int n_rows = s.chunked ? N_KERNELS : K_DOT_CHUNKED;
+    const int n_rows = cpu ? N_KERNELS : K_DOT_CHUNKED;
     const char *prec = fp64 ? "fp64" : "fp32";
     char why[512] = "", a[32], b[32];
     const bool given = bytes != 0;
@@ -528,21 +731,19 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     unsigned since_init = 0;
 
     for (int i = 0; i < n_rows; i++)
+        s.used[i] = true;
+    for (int i = 0; i < n_rows; i++)
         if (!clb_micro_add(out, dev, "bandwidth", "gbps"))
             return -1;
     /* The rows may have moved while growing: take them now. */
     for (int i = 0; i < n_rows; i++) {
         rows[i] = &out->rows[out->n_rows - (size_t)n_rows + (size_t)i];
         rows[i]->precision = prec;
+        rows[i]->code_path = cpu ? "cpu" : "gpu";
     }
-    if (!given) {
-        bytes = DEFAULT_BYTES;
-        /* The default shrinks to what the device allows; an explicit --bytes does not. */
-        if (bytes > max_alloc)
-            bytes = max_alloc;
-        if (bytes > global / 4)
-            bytes = global / 4;
-    }
+    /* The default shrinks to what the device allows; an explicit --bytes does not. */
+    if (!given)
+        bytes = clb_stream_default_bytes(global, max_alloc, clb_device_is_cpu(dev));
     s.n = (size_t)(bytes / s.elem) / DOT_CHUNK * DOT_CHUNK;
     /* In a sweep the case names the size the arrays have (whole chunks of elements). */
     clb_format_bytes(s.n ? (uint64_t)s.n * s.elem : bytes, a, sizeof(a));
@@ -566,7 +767,8 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
         snprintf(why, sizeof(why), "%s", e.msg);
     } else {
         for (int i = 0; i < n_rows; i++) {
-            rows[i]->work = arrays_moved[i] * (double)s.n * (double)s.elem;
+            rows[i]->work = (i == K_READ && cpu ? 1 + 1.0 / READ_CHUNK : arrays_moved[i]) *
+                            (double)s.n * (double)s.elem;
             rows[i]->launch.elements = s.n;
             rows[i]->launch.global_size = s.global[i];
             rows[i]->launch.local_size = s.local[i];
@@ -578,21 +780,27 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
             snprintf(why, sizeof(why), "%s", e.msg);
         }
     }
-    clb_format_bytes((uint64_t)s.n * s.elem, a, sizeof(a));
     for (int i = 0; i < n_rows; i++) {
         rows[i]->array_bytes = (uint64_t)s.n * s.elem;
         /* Each row fails on its own kernel's check: copy, mul, add and triad wrote the
-         * arrays; the sums were held against the arrays the device left. */
+         * arrays; the sums were held against the arrays the device left. A kernel's own
+         * fault is its row's alone. */
         const char *wrong = i <= K_TRIAD ? verdict.arrays
                             : i == K_DOT ? verdict.dot
                             : i == K_READ ? verdict.read
                                           : verdict.chunked;
-        rows[i]->status = status == CLB_ROW_OK && wrong[0] ? CLB_ROW_FAILED : status;
-        snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s",
-                 status != CLB_ROW_OK ? why : wrong);
-        snprintf(rows[i]->check, sizeof(rows[i]->check),
-                 "every element of 3 arrays of %s against its own start's rounds; the %s "
-                 "against the arrays", a, s.chunked ? "dot, read and chunked sums" : "dot and read sums");
+        if (status != CLB_ROW_OK) {
+            rows[i]->status = status;
+            snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", why);
+        } else if (s.fault[i][0]) {
+            rows[i]->status = CLB_ROW_ERROR;
+            snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", s.fault[i]);
+        } else {
+            rows[i]->status = wrong[0] ? CLB_ROW_FAILED : CLB_ROW_OK;
+            snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", wrong);
+        }
+        stream_check_text(&s, i, rows[i]->check, sizeof(rows[i]->check));
+        timer_finish(rows[i], s.profiling[i]);
         clb_micro_row_summarize(rows[i]);
     }
     stream_release(&s);
@@ -619,21 +827,6 @@ uint64_t clb_stream_local_expected(bool fp64)
     return fp64 ? want : (uint32_t)want;
 }
 
-/* One launch of clb_stream_local on `global` work-items, timed on the host around it. */
-static int local_launch(const struct clb_cl_env *env, cl_kernel k, size_t global,
-                        double *seconds, struct clb_error *e)
-{
-    const size_t local = LOCAL_N;
-    const double t0 = clb_now_s();
-
-    if (CLB_CL(e, clEnqueueNDRangeKernel, env->queue, k, 1, NULL, &global, &local, 0, NULL,
-               NULL) ||
-        clb_cl_check(e, "clFinish", clb_cl_finish(env->queue)))
-        return -1;
-    *seconds = clb_now_s() - t0;
-    return 0;
-}
-
 /*
  * Local-memory bandwidth in one precision: work-groups of LOCAL_N read a
  * tile of local memory 16 x LOCAL_ROUNDS times a work-item (summing bit
@@ -652,10 +845,10 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
     cl_kernel k = NULL;
     cl_mem res = NULL;
     void *host = NULL;
-    size_t global = LOCAL_N;
-    double seconds = 0;
-    char options[64];
-    cl_int err;
+    const size_t local = LOCAL_N;
+    size_t global = LOCAL_N, most = 0;
+    double seconds = 0, host_s = 0;
+    cl_int err, profiling = 0, first_profiling = 0;
 
     if (!row)
         return -1;
@@ -670,13 +863,22 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
                      : "work-groups of 256 are beyond the device");
         return 0;
     }
+    char options[64];
     if (!(prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("stream"),
                               build_options(fp64, options, sizeof(options)), &e)))
         goto fault;
     k = clCreateKernel(prog, "clb_stream_local", &err);
     if (clb_cl_check(&e, "clCreateKernel", err) ||
-        CLB_CL(&e, clSetKernelArg, k, 1, sizeof(cl_uint), &rounds))
+        CLB_CL(&e, clSetKernelArg, k, 1, sizeof(cl_uint), &rounds) ||
+        kernel_wg_size(k, env->device, &most, &e))
         goto fault;
+    /* Its work-group is fixed (reqd_work_group_size): the kernel as built must allow it. */
+    if (most < LOCAL_N) {
+        row->status = CLB_ROW_UNAVAILABLE;
+        snprintf(row->reason, sizeof(row->reason), "work-groups of 256 are beyond the kernel "
+                 "(CL_KERNEL_WORK_GROUP_SIZE %zu)", most);
+        goto done;
+    }
     /* Grow the launch (a power of two of work-groups) until it takes 2 ms; the first launch
      * may include lazy compilation (pocl's work-group function) and is run twice. */
     for (bool warm = false;; warm = true) {
@@ -685,8 +887,11 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
         res = clb_cl_buffer(env->ctx, CL_MEM_WRITE_ONLY, global * elem, NULL, &err);
         if (clb_cl_check(&e, "clCreateBuffer", err) ||
             CLB_CL(&e, clSetKernelArg, k, 0, sizeof(cl_mem), &res) ||
-            local_launch(env, k, global, &seconds, &e))
+            timed_launch(env->queue, k, "local", global, &local, &seconds, &host_s,
+                         &profiling, &e))
             goto fault;
+        if (profiling)
+            seconds = host_s;
         if (!warm)
             continue;
         if (seconds >= 0.002 || global >= (size_t)LOCAL_N << 14)
@@ -698,9 +903,12 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
     row->launch.local_size = LOCAL_N;
     row->launch.rounds = rounds;
     while (clb_micro_want(row, opt->runs, opt->min_time_s)) {
-        if (local_launch(env, k, global, &seconds, &e))
+        if (timed_launch(env->queue, k, "local", global, &local, &seconds, &host_s,
+                         &profiling, &e))
             goto fault;
-        if (clb_micro_push(row, seconds)) {
+        if (profiling && !first_profiling)
+            first_profiling = profiling;
+        if (timed_push(row, seconds, host_s, profiling)) {
             clb_error_set(&e, "out of host memory");
             goto fault;
         }
@@ -738,6 +946,7 @@ fault:
     row->status = CLB_ROW_ERROR;
     snprintf(row->reason, sizeof(row->reason), "%s", e.msg);
 done:
+    timer_finish(row, first_profiling);
     clb_micro_row_summarize(row);
     free(host);
     if (res)
@@ -764,17 +973,35 @@ int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env
         fp64 = clb_device_bool(dev, CLB_PROP_FP64);
         fp32 = !fp64;
     }
+    const bool cpu = opt->code_path == CLB_CODE_PATH_AUTO ? clb_device_is_cpu(dev)
+                                                          : opt->code_path == CLB_CODE_PATH_CPU;
+    /* The device's clock needs a profiling queue: the caller's, or one of our own beside it
+     * (a queue that cannot be made leaves every row on the host's clock, as rows say). */
+    struct clb_cl_env timed = *env;
+    cl_command_queue_properties props = 0;
+    cl_command_queue own = NULL;
+    cl_int err = CL_SUCCESS;
+    if (clGetCommandQueueInfo(env->queue, CL_QUEUE_PROPERTIES, sizeof(props), &props, NULL) !=
+            CL_SUCCESS ||
+        !(props & CL_QUEUE_PROFILING_ENABLE)) {
+        own = clCreateCommandQueue(env->ctx, env->device, CL_QUEUE_PROFILING_ENABLE, &err);
+        if (own)
+            timed.queue = own;
+    }
+    int rc = 0;
     /* A sweep (--sizes): smallest first, each size in both precisions before the next. */
     const size_t n = opt->sizes ? opt->n_sizes : 1;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !rc; i++) {
         const uint64_t bytes = opt->sizes ? opt->sizes[i] : opt->bytes;
-        if ((fp32 && measure(dev, env, opt, false, bytes, opt->sizes != NULL, out)) ||
-            (fp64 && measure(dev, env, opt, true, bytes, opt->sizes != NULL, out)))
-            return -1;
+        if ((fp32 && measure(dev, &timed, opt, cpu, false, bytes, opt->sizes != NULL, out)) ||
+            (fp64 && measure(dev, &timed, opt, cpu, true, bytes, opt->sizes != NULL, out)))
+            rc = -1;
     }
     /* Local memory has no array size: once per precision. */
-    if ((fp32 && measure_local(dev, env, opt, false, out)) ||
-        (fp64 && measure_local(dev, env, opt, true, out)))
-        return -1;
-    return 0;
+    if (!rc && ((fp32 && measure_local(dev, &timed, opt, false, out)) ||
+                (fp64 && measure_local(dev, &timed, opt, true, out))))
+        rc = -1;
+    if (own)
+        clReleaseCommandQueue(own);
+    return rc;
 }

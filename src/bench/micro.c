@@ -28,8 +28,10 @@ struct clb_micro_row *clb_micro_add(struct clb_micro_results *r, const struct cl
 
 void clb_micro_results_finish(struct clb_micro_results *r)
 {
-    for (size_t i = 0; i < r->n_rows; i++)
+    for (size_t i = 0; i < r->n_rows; i++) {
         free(r->rows[i].times_s);
+        free(r->rows[i].host_times_s);
+    }
     free(r->rows);
     memset(r, 0, sizeof(*r));
 }
@@ -48,6 +50,12 @@ void clb_micro_row_summarize(struct clb_micro_row *row)
         row->best = row->time_s.min * 1e6;
     }
     row->value = row->stat_best ? row->best : row->median;
+    row->host_value = 0;
+    if (row->n_host_times && row->work > 0) {
+        struct clb_stats host;
+        clb_stats_compute(row->host_times_s, row->n_host_times, &host);
+        row->host_value = row->work / (row->stat_best ? host.min : host.median) * 1e-9;
+    }
 }
 
 bool clb_micro_want(const struct clb_micro_row *row, size_t calls, double min_time_s)
@@ -68,6 +76,20 @@ int clb_micro_push(struct clb_micro_row *row, double seconds)
     }
     row->times_s[row->n_times++] = seconds;
     row->measured_s += seconds;
+    return 0;
+}
+
+int clb_micro_push_host(struct clb_micro_row *row, double seconds)
+{
+    if (row->n_host_times == row->host_times_cap) {
+        size_t cap = row->host_times_cap ? 2 * row->host_times_cap : 16;
+        double *grown = realloc(row->host_times_s, cap * sizeof(*grown));
+        if (!grown)
+            return -1;
+        row->host_times_s = grown;
+        row->host_times_cap = cap;
+    }
+    row->host_times_s[row->n_host_times++] = seconds;
     return 0;
 }
 

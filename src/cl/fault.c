@@ -1,6 +1,8 @@
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clbench/cl/cl.h"
 
@@ -43,13 +45,45 @@ bool clb_fault(const char *name)
     return clb_fault_str(name) != NULL;
 }
 
+/* CLBENCH_FAULT_FINISH_DELAY_US: a driver whose clFinish returns late (the whole delay,
+ * however many signals arrive). */
+static void finish_delay(void)
+{
+    const char *us = clb_fault_str("FINISH_DELAY_US");
+    const unsigned long n = us ? strtoul(us, NULL, 10) : 0;
+    struct timespec ts = { (time_t)(n / 1000000), (long)(n % 1000000) * 1000 };
+
+    while (n && nanosleep(&ts, &ts) && errno == EINTR)
+        ;
+}
+
 cl_int clb_cl_finish(cl_command_queue q)
 {
     static unsigned long count;
     const char *n = getenv("CLBENCH_FAULT_FINISH");
     cl_int err = clFinish(q);
 
+    finish_delay();
+
     if (err == CL_SUCCESS && n && *n && ++count >= strtoul(n, NULL, 10))
         return CL_OUT_OF_RESOURCES;
+    return err;
+}
+
+cl_int clb_cl_event_seconds(cl_event ev, double *seconds)
+{
+    cl_ulong start = 0, end = 0;
+    cl_int err = clb_fault("NO_PROFILING") ? CL_PROFILING_INFO_NOT_AVAILABLE : CL_SUCCESS;
+
+    *seconds = 0;
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(start), &start,
+                                      NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(end), &end, NULL);
+    if (err == CL_SUCCESS && end <= start)
+        err = CL_PROFILING_INFO_NOT_AVAILABLE;
+    if (err == CL_SUCCESS)
+        *seconds = (double)(end - start) * 1e-9;
     return err;
 }

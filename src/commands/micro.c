@@ -25,7 +25,23 @@ struct micro_config {
     struct clb_byte_list sizes;
     unsigned transfer_modes; /* transfer: --modes, bits of enum clb_transfer_mode */
     struct clb_precision_list precisions; /* bandwidth: -p */
+    int code_path;      /* bandwidth: --code-path, enum clb_code_path */
+    bool host_time;     /* bandwidth: --host-time */
 };
+
+/* --code-path auto|cpu|gpu (gemm takes the same words). */
+static int opt_code_path(const char *arg, void *field, struct clb_error *e)
+{
+    static const char *const paths[] = { "auto", "cpu", "gpu" };
+
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(arg, paths[i])) {
+            *(int *)field = i;
+            return 0;
+        }
+    clb_error_set(e, "unknown code path '%s', expected auto, cpu or gpu", arg);
+    return -1;
+}
 
 static int opt_bytes(const char *arg, void *field, struct clb_error *e)
 {
@@ -110,11 +126,20 @@ static const struct clb_option bandwidth_options[] = {
       "fp32, fp64 or all (default: fp64 where the device has it, else fp32, as BabelStream)",
       clb_opt_precisions, offsetof(struct micro_config, precisions) },
     { "bytes", 0, "SIZE",
-      "Bytes per array, e.g. 256M (default: 256 MiB, less if the device cannot hold three)",
+      "Bytes per array, e.g. 256M (default: 256 MiB, 1 GiB on a device other than a CPU with 16 GB "
+      "or more, less if the device cannot hold three)",
       opt_bytes, offsetof(struct micro_config, bytes) },
     { "sizes", 0, "LIST",
       "Instead of --bytes, a sweep of array sizes (64K,1M,16M,256M): each size's rows, and "
       "where the caches stop helping", clb_opt_byte_list, offsetof(struct micro_config, sizes) },
+    { "code-path", 0, "PATH",
+      "The kernels' variant: cpu (the read pass and a dot in contiguous chunks, BabelStream's "
+      "CPU dot grid), gpu (a coalesced read, its GPU grid) or auto, by the device's type "
+      "(default: auto)", opt_code_path, offsetof(struct micro_config, code_path) },
+    { "host-time", 0, NULL,
+      "Also show each figure timed on the host clock around enqueue + clFinish, as "
+      "BabelStream times (the headline is the device's clock: profiling events)", NULL,
+      offsetof(struct micro_config, host_time) },
     { 0 },
 };
 
@@ -183,7 +208,8 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
                                      .bytes = cfg->bytes,
                                      .sizes = cfg->sizes.n ? cfg->sizes.v : NULL,
                                      .n_sizes = cfg->sizes.n,
-                                     .transfer_modes = cfg->transfer_modes };
+                                     .transfer_modes = cfg->transfer_modes,
+                                     .code_path = (enum clb_code_path)cfg->code_path };
     struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
                                  .started = time(NULL) };
     struct clb_error e;
@@ -273,7 +299,7 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
     clb_datasheet_attach(&res);
     struct clb_micro_report report = { .meta = &meta, .results = &res, .devices = sel.devices,
                                        .n_devices = sel.n_devices, .runs = cfg->runs,
-                                       .verbose = cfg->verbose };
+                                       .verbose = cfg->verbose, .host_time = cfg->host_time };
     rc = clb_micro_emit(&cfg->common, cfg->output, true, &meta, clb_fleet_signal(), &report);
     clb_micro_results_finish(&res);
     clb_selection_close(&sel);

@@ -126,23 +126,67 @@ static void sweep_notes(FILE *out, const struct clb_micro_results *res)
     }
 }
 
-int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool verbose)
+/*
+ * Under the table: which clock the figures are from, where a row says (bandwidth), and
+ * why a row fell back to the host's (once per reason and device).
+ */
+static void clock_notes(FILE *out, const struct clb_micro_results *res, bool verbose,
+                        bool host_time)
+{
+    bool any = false;
+    for (size_t i = 0; i < res->n_rows; i++)
+        any |= res->rows[i].timer && shown(&res->rows[i], verbose);
+    if (!any)
+        return;
+    fprintf(out, "CLOCK: device = each call the kernel's profiling event (START to END); host "
+                 "= the host's clock around enqueue + clFinish%s\n",
+            host_time ? "; HOST: the same calls on the host's clock, as BabelStream times" : "");
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_micro_row *r = &res->rows[i];
+        if (!r->timer || !r->timer_why[0] || !shown(r, verbose))
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = res->rows[j].device == r->device && res->rows[j].timer &&
+                   !strcmp(res->rows[j].timer_why, r->timer_why);
+        if (seen)
+            continue;
+        char dev[160];
+        clb_device_label(r->device, dev, sizeof(dev));
+        fprintf(out, "CLOCK host on %s: %s\n", dev, r->timer_why);
+    }
+}
+
+static int write_table(FILE *out, const struct clb_micro_results *res, bool verbose,
+                       bool host_time)
 {
     /* The headline's statistic names its column; the other one follows it. */
     const bool best_first = res->n_rows && res->rows[0].stat_best;
-    /* A vendor's figure and a derived peak are columns of their own: one or the other a row. */
-    bool datasheet = false, derived = false, above = false;
+    /* A vendor's figure and a derived peak are columns of their own: one or the other a row.
+     * Rows that name their clock (bandwidth) get a column saying it. */
+    bool datasheet = false, derived = false, above = false, clock = false;
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_micro_row *r = &res->rows[i];
         if (!shown(r, verbose))
             continue;
         datasheet |= (r->datasheet.value > 0 && !r->datasheet.derived) || r->datasheet_withheld;
         derived |= r->datasheet.value > 0 && r->datasheet.derived;
+        clock |= r->timer != NULL;
     }
-    const char *head[11] = { "DEVICE", "BENCHMARK", "CASE",  best_first ? "BEST" : "MEDIAN",
-                             best_first ? "MEDIAN" : "BEST", "MEDIAN TIME", "CALLS", "SPREAD",
-                             "CHECK" };
-    size_t n_cols = 9;
+    host_time &= clock;
+    const char *head[13] = { "DEVICE", "BENCHMARK", "CASE", best_first ? "BEST" : "MEDIAN",
+                             best_first ? "MEDIAN" : "BEST" };
+    size_t n_cols = 5;
+    if (host_time)
+        head[n_cols++] = best_first ? "HOST BEST" : "HOST MEDIAN";
+    head[n_cols++] = "MEDIAN TIME";
+    const size_t clock_col = n_cols;
+    if (clock)
+        head[n_cols++] = "CLOCK";
+    head[n_cols++] = "CALLS";
+    head[n_cols++] = "SPREAD";
+    const size_t check_col = n_cols;
+    head[n_cols++] = "CHECK";
     if (datasheet)
         head[n_cols++] = "% DATASHEET";
     if (derived)
@@ -151,14 +195,15 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
 
     if (!t)
         return -1;
-    for (size_t c = 3; c <= 7; c++)
-        clb_table_align_right(t, c);
-    for (size_t c = 9; c < n_cols; c++)
+    for (size_t c = 3; c < check_col; c++)
+        if (!clock || c != clock_col)
+            clb_table_align_right(t, c);
+    for (size_t c = check_col + 1; c < n_cols; c++)
         clb_table_align_right(t, c);
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_micro_row *row = &res->rows[i];
         char dev[160], fig[48] = "", best[48] = "", med[32] = "", calls[24] = "",
-             spread[32] = "", check[600];
+             spread[32] = "", check[600], host[48] = "";
         if (!shown(row, verbose))
             continue;
         clb_device_label(row->device, dev, sizeof(dev));
@@ -172,6 +217,8 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
             clb_format_metric(row->metric, row->value, fig, sizeof(fig));
             clb_format_metric(row->metric, row->stat_best ? row->median : row->best, best,
                               sizeof(best));
+            if (row->n_host_times)
+                clb_format_metric(row->metric, row->host_value, host, sizeof(host));
         } else if (row->n_times && row->status == CLB_ROW_FAILED) {
             snprintf(fig, sizeof(fig), "unverified");
         }
@@ -192,9 +239,16 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
         }
         else if (row->datasheet_withheld && row->n_times && row->status == CLB_ROW_OK)
             snprintf(pct, sizeof(pct), "in cache");
-        const char *cells[11] = { dev, row->benchmark, row->case_, fig, best, med, calls, spread,
-                                  check };
-        size_t c = 9;
+        const char *cells[13] = { dev, row->benchmark, row->case_, fig, best };
+        size_t c = 5;
+        if (host_time)
+            cells[c++] = host;
+        cells[c++] = med;
+        if (clock)
+            cells[c++] = row->timer && row->n_times ? row->timer : "";
+        cells[c++] = calls;
+        cells[c++] = spread;
+        cells[c++] = check;
         if (datasheet)
             cells[c++] = row->datasheet.derived ? "" : pct;
         if (derived)
@@ -218,9 +272,15 @@ int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool v
         fputs("^ above its datasheet figure or derived peak: that limit does not hold here (a "
               "table row or core design that is not this device's, a vendor figure that "
               "leaves out packed or dual-issue math, or a clock measured low)\n", out);
+    clock_notes(out, res, verbose, host_time);
     cache_notes(out, res);
     sweep_notes(out, res);
     return 0;
+}
+
+int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool verbose)
+{
+    return write_table(out, res, verbose, false);
 }
 
 /* Collective rows (clbench/mpi/collective.h): MPI's time, the whole path, algbw, busbw. */
@@ -363,6 +423,19 @@ static json_t *row_json(const struct clb_micro_row *row)
                                                         ? json_real(row->path_median_s)
                                                         : json_null());
         }
+        if (row->timer) {
+            json_t *host = json_array();
+            for (size_t i = 0; i < row->n_host_times; i++)
+                json_array_append_new(host, json_real(row->host_times_s[i]));
+            json_object_set_new(o, "timer", json_string(row->timer));
+            json_object_set_new(o, "timer_why", row->timer_why[0]
+                                                    ? json_string(row->timer_why)
+                                                    : json_null());
+            json_object_set_new(o, "host_times_s", host);
+            json_object_set_new(o, "host_gbps", row->n_host_times && row->work > 0
+                                                    ? json_real(row->host_value)
+                                                    : json_null());
+        }
         json_object_set_new(o, "verified", json_boolean(row->status == CLB_ROW_OK));
         json_object_set_new(o, "check", json_string(row->check));
         if (row->clock_ghz > 0)
@@ -373,6 +446,8 @@ static json_t *row_json(const struct clb_micro_row *row)
         json_object_set_new(o, clb_datasheet_ref_key(&row->datasheet),
                             clb_datasheet_ref_json(&row->datasheet, row->value,
                                                    measured && row->status == CLB_ROW_OK));
+    if (row->code_path)
+        json_object_set_new(o, "code_path", json_string(row->code_path));
     if (row->array_bytes) {
         json_object_set_new(o, "array_bytes", json_integer((json_int_t)row->array_bytes));
         json_object_set_new(o, "llc_bytes", row->llc_bytes
@@ -419,7 +494,7 @@ static int write_json(FILE *out, const struct clb_micro_report *r)
 static int write_csv(FILE *out, const struct clb_micro_report *r)
 {
     fputs("device,device_name,benchmark,case,metric,status,value,stat,best,median,calls,median_s,"
-          "min_s,max_s,cv,reason\n", out);
+          "min_s,max_s,cv,reason,timer,host_value\n", out);
     for (size_t i = 0; i < r->results->n_rows; i++) {
         const struct clb_micro_row *row = &r->results->rows[i];
         if (!shown(row, r->verbose))
@@ -438,6 +513,10 @@ static int write_csv(FILE *out, const struct clb_micro_report *r)
         else
             fputs(",,,,,,,,,", out);
         clb_csv_field(out, row->status == CLB_ROW_OK ? "" : row->reason);
+        /* bandwidth: the clock of the figures, and the host clock's figure beside them. */
+        fprintf(out, ",%s,", row->n_times && row->timer ? row->timer : "");
+        if (row->n_times && row->n_host_times)
+            fprintf(out, "%.6g", row->host_value);
         fputc('\n', out);
     }
     return 0;
@@ -451,5 +530,5 @@ int clb_micro_write(FILE *out, enum clb_format fmt, const struct clb_micro_repor
         return write_csv(out, r);
     if (r->collective)
         return write_collective_table(out, r->results);
-    return clb_micro_write_table(out, r->results, r->verbose);
+    return write_table(out, r->results, r->verbose, r->host_time);
 }

@@ -68,20 +68,47 @@ static void peak(void **state)
     clb_micro_results_finish(&res);
 }
 
-/* One bandwidth run on every device, both precisions, at an odd size (whole chunks of
- * 1024 elements: 244 of float, 122 of double), shared by the tests below. */
+/* Bandwidth runs on every device, both precisions, at an odd size (whole chunks of
+ * 1024 elements: 244 of float, 122 of double), on each code path, shared by the tests
+ * below. */
 static struct clb_micro_results bw;
 
 static void bandwidth(void **state)
 {
     static const char *const both[] = { "fp32", "fp64" };
-    struct clb_micro_options opt = { .runs = 1, .bytes = 1000003, .precisions = both,
+    struct clb_micro_options opt = { .runs = 2, .bytes = 1000003, .precisions = both,
                                      .n_precisions = 2 };
 
     (void)state;
-    each_device(clb_bandwidth_run, &opt, &bw);
+    for (int path = CLB_CODE_PATH_CPU; path <= CLB_CODE_PATH_GPU; path++) {
+        opt.code_path = (enum clb_code_path)path;
+        each_device(clb_bandwidth_run, &opt, &bw);
+    }
     assert_rows(&bw, "bandwidth", 5);
     assert_true(clb_micro_bandwidth(&bw, &inv->devices[0]) > 0);
+    /*
+     * The queue of each_device has no profiling; bandwidth makes its own, so every figure
+     * is the device's clock (pocl has profiling): each call's kernel time and, beside it,
+     * the same call on the host's clock, which holds the kernel and so is no shorter.
+     */
+    for (size_t i = 0; i < bw.n_rows; i++) {
+        const struct clb_micro_row *r = &bw.rows[i];
+        if (!r->n_times)
+            continue;
+        if (!r->timer || strcmp(r->timer, "device"))
+            fail_msg("%s: timed on the %s clock: %s", r->case_, r->timer, r->timer_why);
+        assert_int_equal(r->n_host_times, r->n_times);
+        for (size_t c = 0; c < r->n_times; c++)
+            if (!(r->times_s[c] > 0 && r->host_times_s[c] >= r->times_s[c]))
+                fail_msg("%s call %zu: device %g s, host %g s", r->case_, c, r->times_s[c],
+                         r->host_times_s[c]);
+        assert_true(r->host_value > 0 && r->host_value <= r->median);
+        /* The stream rows say their code path; the chunked dot runs on the cpu path only. */
+        if (!strstr(r->case_, " local"))
+            assert_non_null(r->code_path);
+        if (strstr(r->case_, "dot chunked"))
+            assert_string_equal(r->code_path, "cpu");
+    }
 }
 
 /*
@@ -91,7 +118,8 @@ static void bandwidth(void **state)
  * all of them) and loads or stores `arrays` elements for each; so the launch touches
  * work-items x covered x element size x arrays, and its work-items cover the arrays once.
  */
-static void assert_bytes(const char *kernel, size_t covered, double arrays, bool per_group)
+static void assert_bytes_on(const char *kernel, const char *path, size_t covered,
+                            double arrays, bool per_group)
 {
     size_t rows = 0;
 
@@ -99,7 +127,8 @@ static void assert_bytes(const char *kernel, size_t covered, double arrays, bool
         const struct clb_micro_row *r = &bw.rows[i];
         char want[64];
         snprintf(want, sizeof(want), "%s %s", r->precision, kernel);
-        if (r->status == CLB_ROW_UNAVAILABLE || strcmp(r->case_, want))
+        if (r->status == CLB_ROW_UNAVAILABLE || strcmp(r->case_, want) ||
+            (path && strcmp(r->code_path, path)))
             continue;
         if (r->status != CLB_ROW_OK)
             fail_msg("%s: %s", r->case_, r->reason);
@@ -124,6 +153,11 @@ static void assert_bytes(const char *kernel, size_t covered, double arrays, bool
     assert_true(rows >= 1);
 }
 
+static void assert_bytes(const char *kernel, size_t covered, double arrays, bool per_group)
+{
+    assert_bytes_on(kernel, NULL, covered, arrays, per_group);
+}
+
 /* copy c = a, mul b = s c: an element an item, read and written: 2 arrays. */
 static void bytes_copy(void **state) { (void)state; assert_bytes("copy", 1, 2, false); }
 static void bytes_mul(void **state) { (void)state; assert_bytes("mul", 1, 2, false); }
@@ -133,8 +167,14 @@ static void bytes_triad(void **state) { (void)state; assert_bytes("triad", 1, 3,
 /* BabelStream's dot reads a and b (its partial sums, one per work-group, not counted,
  * as BabelStream does not). */
 static void bytes_dot(void **state) { (void)state; assert_bytes("dot", 0, 2, true); }
-/* read: 16 elements of a loaded and one sum stored an item. */
-static void bytes_read(void **state) { (void)state; assert_bytes("read", 16, 1 + 1.0 / 16, false); }
+/* read: on the gpu path 16 elements of a loaded and one sum stored an item; on the cpu
+ * path a chunk of 1024 and one sum. */
+static void bytes_read(void **state)
+{
+    (void)state;
+    assert_bytes_on("read", "gpu", 16, 1 + 1.0 / 16, false);
+    assert_bytes_on("read", "cpu", 1024, 1 + 1.0 / 1024, false);
+}
 /* The chunked dot: 1024 elements of a and b an item (its one partial sum not counted). */
 static void bytes_chunked(void **state) { (void)state; assert_bytes("dot chunked", 1024, 2, false); }
 

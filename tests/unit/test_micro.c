@@ -436,7 +436,8 @@ struct sim {
     bool fp64;
     size_t n;
     void *a, *b, *c;
-    struct clb_stream_outcome o;
+    struct clb_stream_outcome o; /* read: the gpu path's */
+    double read_chunked;         /* the cpu path's read sum */
 };
 
 static double get(const void *x, bool fp64, size_t j)
@@ -476,20 +477,41 @@ static bool always(unsigned r, size_t j) { (void)r, (void)j; return true; }
 static bool odd_rounds(unsigned r, size_t j) { (void)j; return r % 2; }
 static bool some_elements(unsigned r, size_t j) { return (j * 7 + r) % 3 == 0; }
 
-/* Sum of 16-element trees in the precision (the read pass), the partials summed
- * compensated as the host does (a plain sum, in double under valgrind, would add its own
- * rounding). */
+/* The gpu path's read pass: work-item i of G = n / 16 adds a[i], a[i + G], ... a[i + 15 G]
+ * in order, in the precision; the partials summed compensated as the host does (a plain
+ * sum, in double under valgrind, would add its own rounding). */
 static double sim_read(const struct sim *m, const void *a)
 {
     struct clb_csum total = { 0, 0 };
-    for (size_t i = 0; i < m->n / 16; i++) {
-        double v[16];
+    const size_t g = m->n / 16;
+    for (size_t i = 0; i < g; i++) {
+        double v = 0;
+        for (size_t k = 0; k < 16; k++)
+            v = add_p(v, get(a, m->fp64, i + k * g), m->fp64);
+        clb_csum_add(&total, v);
+    }
+    return (double)clb_csum_value(&total);
+}
+
+/* The cpu path's: chunks of 1024, 32 vectors of 16 in each of two accumulators, their sum,
+ * then a tree over the 16 lanes. */
+static double sim_read_chunked(const struct sim *m, const void *a)
+{
+    struct clb_csum total = { 0, 0 };
+    for (size_t i = 0; i < m->n / 1024; i++) {
+        double s0[16] = { 0 }, s1[16] = { 0 };
+        for (size_t v = 0; v < 64; v += 2)
+            for (size_t l = 0; l < 16; l++) {
+                const size_t j0 = 1024 * i + 16 * v + l, j1 = j0 + 16;
+                s0[l] = add_p(s0[l], get(a, m->fp64, j0), m->fp64);
+                s1[l] = add_p(s1[l], get(a, m->fp64, j1), m->fp64);
+            }
         for (int l = 0; l < 16; l++)
-            v[l] = get(a, m->fp64, 16 * i + (size_t)l);
+            s0[l] = add_p(s0[l], s1[l], m->fp64);
         for (int step = 8; step > 0; step /= 2)
             for (int l = 0; l < step; l++)
-                v[l] = add_p(v[l], v[l + step], m->fp64);
-        clb_csum_add(&total, v[0]);
+                s0[l] = add_p(s0[l], s0[l + step], m->fp64);
+        clb_csum_add(&total, s0[0]);
     }
     return (double)clb_csum_value(&total);
 }
@@ -562,6 +584,7 @@ static void sim_run(struct sim *m, bool fp64, size_t n, unsigned iters,
         seen.a = wa, seen.b = wb;
     m->o.dot = clb_stream_dot_replay(&seen, fused(0, 0));
     m->o.read = sim_read(m, wrap == 6 ? wa : m->a);
+    m->read_chunked = sim_read_chunked(m, wrap == 6 ? wa : m->a);
     m->o.dot_chunked = sim_chunked(m, wrap == 7 ? wa : m->a, wrap == 7 ? wb : m->b);
     free(wa);
     free(wb);
@@ -595,9 +618,22 @@ static void stream_verify_right_device(void **state)
             assert_non_null(strstr(v.dot, "wrong result: dot"));
             assert_true(!v.arrays[0] && !v.read[0] && !v.chunked[0]);
             m.o.dot = dot;
-            m.o.read = read * (1 + 64 * u);
-            assert_false(clb_stream_verify(&m.o, &v));
-            assert_non_null(strstr(v.read, "read sum"));
+            /* The read sum's bounds (clb_stream_verify says why): 16 ulps on the gpu
+             * path, 64 on the cpu path; just inside passes, just outside fails. */
+            for (int chunked = 0; chunked < 2; chunked++) {
+                const double exact = chunked ? m.read_chunked : read, tol = chunked ? 64 : 16;
+                m.o.read_chunked = chunked;
+                m.o.read = exact;
+                if (!clb_stream_verify(&m.o, &v))
+                    fail_msg("fp%d chunked %d: %s", p ? 64 : 32, chunked, v.read);
+                m.o.read = exact * (1 + (tol - 2) * u);
+                assert_true(clb_stream_verify(&m.o, &v));
+                m.o.read = exact * (1 + (tol + 2) * u);
+                assert_false(clb_stream_verify(&m.o, &v));
+                assert_non_null(strstr(v.read, "read sum"));
+                assert_true(!v.arrays[0] && !v.dot[0] && !v.chunked[0]);
+            }
+            m.o.read_chunked = false;
             m.o.read = read;
             m.o.dot_chunked *= 1 + 256 * u;
             assert_false(clb_stream_verify(&m.o, &v));
@@ -629,6 +665,15 @@ static void stream_verify_wrong_indices(void **state)
                                                                                : v.chunked;
             if (!strstr(msg, what[wrap]))
                 fail_msg("fp%d wrap %d: '%s'", p ? 64 : 32, wrap, msg);
+            /* Either read path's wrong elements fail the read sum alone. */
+            if (wrap == 6) {
+                struct clb_stream_outcome cpu = m.o;
+                cpu.read_chunked = true;
+                cpu.read = m.read_chunked;
+                assert_false(clb_stream_verify(&cpu, &v));
+                assert_non_null(strstr(v.read, "read sum"));
+                assert_true(!v.arrays[0] && !v.dot[0] && !v.chunked[0]);
+            }
             /* The first wrong element is the window's end: every one past it is wrong. */
             if (wrap <= 4)
                 assert_non_null(strstr(msg, "element 4096 "));
@@ -772,6 +817,30 @@ static void row_summary(void **state)
     clb_micro_results_finish(&r);
 }
 
+/* bandwidth's default arrays: 1 GiB from 16 GB (10^9) of global memory on a device that is
+ * not a CPU, else 256 MiB, then within one allocation and a quarter of global memory. */
+static void stream_default_bytes(void **state)
+{
+    const uint64_t mib = UINT64_C(1) << 20, gib = UINT64_C(1) << 30;
+
+    (void)state;
+    /* An H200 (141 GiB, a quarter of it per allocation), a 16 GiB card, 16 GB exactly. */
+    assert_int_equal(clb_stream_default_bytes(150754820096u, 37688705024u, false), gib);
+    assert_int_equal(clb_stream_default_bytes(16 * gib, 4 * gib, false), gib);
+    assert_int_equal(clb_stream_default_bytes(16000000000u, 4 * gib, false), gib);
+    /* Just under 16 GB; a CPU device of any size (this VM's pocl: 5.6 GB or 17.5 GB, as
+     * much as was free). */
+    assert_int_equal(clb_stream_default_bytes(15999999999u, 4 * gib, false), 256 * mib);
+    assert_int_equal(clb_stream_default_bytes(5999681536u, 2 * gib, true), 256 * mib);
+    assert_int_equal(clb_stream_default_bytes(17542406144u, 8 * gib, true), 256 * mib);
+    assert_int_equal(clb_stream_default_bytes(512 * gib, 128 * gib, true), 256 * mib);
+    /* The limits: one allocation, a quarter of global memory. */
+    assert_int_equal(clb_stream_default_bytes(32 * gib, 512 * mib, false), 512 * mib);
+    assert_int_equal(clb_stream_default_bytes(512 * mib, 512 * mib, false), 128 * mib);
+    assert_int_equal(clb_stream_default_bytes(512 * mib, 512 * mib, true), 128 * mib);
+    assert_int_equal(clb_stream_default_bytes(0, 0, false), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -792,6 +861,7 @@ int main(void)
         cmocka_unit_test(stream_local_sum),
         cmocka_unit_test(stream_dot_replay),
         cmocka_unit_test(row_summary),
+        cmocka_unit_test(stream_default_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

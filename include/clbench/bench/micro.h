@@ -5,7 +5,9 @@
  * The measurements that explain GEMM figures, with clbench's own kernels
  * (kernels/peak.cl, stream.cl, latency.cl): peak arithmetic rate, device
  * memory bandwidth, host<->device transfer, launch latency. Each fills plain
- * rows; every figure comes from a result the host checked.
+ * rows; every figure comes from a result the host checked. bandwidth times
+ * each call on the device's clock (the kernel's profiling event) and keeps
+ * the host's clock beside it (clb_micro_row's timer, host_times_s).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,7 +39,7 @@ struct clb_micro_row {
     bool stat_best;             /* value is best (--stat best); else the median */
     size_t times_cap;           /* room in times_s (clb_micro_push) */
     double measured_s;          /* the sum of times_s */
-    char check[160];            /* what was verified, e.g. "max rel err 2e-7" */
+    char check[256];            /* what was verified, e.g. "max rel err 2e-7" */
     /* collective (clbench/mpi/collective.h) only: */
     int ranks;                  /* ranks that took part */
     double algbw;               /* GB/s from the median call; value is busbw */
@@ -72,6 +74,20 @@ struct clb_micro_row {
     uint64_t llc_bytes;         /* the last-level cache they were held against (0: unknown) */
     bool cache_resident;        /* 3 x array_bytes <= llc_bytes: cache, not DRAM, fed it */
     bool datasheet_withheld;    /* a memory figure exists but, cache-resident, is not applied */
+    /*
+     * bandwidth only (NULL/0 elsewhere): the clock times_s is from, "device" (each call the
+     * kernel's profiling event, CL_PROFILING_COMMAND_START to END) or "host" (clb_now_s
+     * around the enqueue and its clFinish, as BabelStream times; the fallback where the
+     * device gives no profiling info, timer_why says so). With the device's clock,
+     * host_times_s holds the same calls timed on the host (enqueue to clFinish's return),
+     * call i of each the same launch: the figure BabelStream would give, never the headline.
+     */
+    const char *timer;
+    char timer_why[160];        /* "host" only: why not the device's clock */
+    double *host_times_s;       /* owned; n_host_times == n_times, or 0 */
+    size_t n_host_times, host_times_cap;
+    double host_value;          /* from host_times_s, by the headline's statistic (GB/s) */
+    const char *code_path;      /* bandwidth's stream rows: "cpu" or "gpu", the kernels' variant */
 };
 
 struct clb_micro_results {
@@ -112,6 +128,17 @@ enum { CLB_MICRO_MAX_CALLS = 20000 };
 bool clb_micro_want(const struct clb_micro_row *row, size_t calls, double min_time_s);
 /* Appends one call's seconds to times_s (grown as needed); -1 when out of memory. */
 int clb_micro_push(struct clb_micro_row *row, double seconds);
+/* Appends one call's host-clock seconds to host_times_s; -1 when out of memory. */
+int clb_micro_push_host(struct clb_micro_row *row, double seconds);
+
+/*
+ * Which variant of the kernels whose best form depends on the device
+ * (`--code-path`): auto takes the device's CL_DEVICE_TYPE (CPU: cpu, else gpu).
+ * bandwidth's cpu path: the read pass in contiguous chunks, the chunked dot,
+ * BabelStream's CPU dot grid; gpu: the coalesced read, no chunked dot, the
+ * GPU dot grid.
+ */
+enum clb_code_path { CLB_CODE_PATH_AUTO, CLB_CODE_PATH_CPU, CLB_CODE_PATH_GPU };
 
 struct clb_micro_options {
     unsigned runs;            /* timed calls per figure, at least (>= 1) */
@@ -124,7 +151,21 @@ struct clb_micro_options {
     const char *const *precisions; /* peak: only these ("fp32", ...); NULL: all */
     size_t n_precisions;
     bool all_variants;        /* host peak: every ISA variant, not only the best (for -v) */
+    enum clb_code_path code_path; /* bandwidth: the kernels' variant (auto: the device's type) */
 };
+
+/*
+ * bandwidth's default bytes per array for a device with `global_bytes` of
+ * global memory and allocations of at most `max_alloc_bytes`: 1 GiB where a
+ * device other than a CPU (`cpu`: CL_DEVICE_TYPE_CPU) has 16 GB (16 x 10^9
+ * bytes) or more, else 256 MiB, far beyond the caches either way; then at
+ * most one allocation and a quarter of global memory (the three arrays and
+ * room to spare). A CPU device keeps 256 MiB: its global memory is the host's
+ * RAM, which pocl reports from what is free at the time (5.6 GB and 17.5 GB
+ * on one VM an hour apart), so the default, and with it which rows compare,
+ * would follow the neighbours' memory.
+ */
+uint64_t clb_stream_default_bytes(uint64_t global_bytes, uint64_t max_alloc_bytes, bool cpu);
 
 /* Each measures one device in `env` and appends its rows; faults land in rows. */
 int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
@@ -301,6 +342,8 @@ struct clb_stream_outcome {
     bool fp64;
     unsigned iters;         /* rounds since the arrays were set */
     double dot, read;       /* the last dot product and read pass's sums */
+    bool read_chunked;      /* the read pass was the cpu path's (chunks of 1024, 2 x 16
+                               lanes), not the gpu path's (16 elements strided by n / 16) */
     bool has_chunked;       /* and the CPU's chunked dot product's */
     double dot_chunked;
     size_t dot_global, dot_local; /* the dot's grid: work-items, and per work-group */
@@ -331,7 +374,7 @@ struct clb_stream_verdict {
  * against its range after `iters` rounds from its own start
  * (clb_stream_expected); then, against the arrays themselves, BabelStream's
  * dot against its exact replay (clb_stream_dot_replay, within 4 ulps), the
- * read sum against the sum of a (16 ulps) and the chunked dot against the
+ * read sum against the sum of a (gpu path: 16 ulps; cpu path: 64) and the chunked dot against the
  * sum of a * b (64 ulps). Returns whether all passed; v says which did not.
  */
 bool clb_stream_verify(const struct clb_stream_outcome *o, struct clb_stream_verdict *v);

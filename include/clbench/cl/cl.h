@@ -69,6 +69,20 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
  *   CLBENCH_FAULT_CONTEXT=1   creating a context fails with CL_DEVICE_NOT_AVAILABLE;
  *   CLBENCH_FAULT_FINISH=N    the N-th clb_cl_finish, and every later one, reports
  *                             CL_OUT_OF_RESOURCES (a device fault mid-run);
+ *   CLBENCH_FAULT_FINISH_DELAY_US=N  every clb_cl_finish sleeps N microseconds after
+ *                             clFinish returns (a driver whose wait returns late):
+ *                             host-clock times grow by N, the device's do not;
+ *   CLBENCH_FAULT_NO_PROFILING=1  clb_cl_event_seconds reports
+ *                             CL_PROFILING_INFO_NOT_AVAILABLE (a device without
+ *                             profiling info: bandwidth falls back to the host clock);
+ *   CLBENCH_FAULT_KERNEL_WG_SIZE=N  bandwidth takes N as the largest work-group its
+ *                             kernels allow where CL_KERNEL_WORK_GROUP_SIZE says more (a
+ *                             kernel whose registers or local memory allow less than
+ *                             the device's maximum);
+ *   CLBENCH_FAULT_STREAM_ENQUEUE=KERNEL  bandwidth's enqueue of KERNEL (copy, mul,
+ *                             add, triad, dot, read, chunked or local) fails with
+ *                             CL_OUT_OF_RESOURCES before reaching the driver: its row
+ *                             is an error, every other kernel's row stands;
  *   CLBENCH_FAULT_CLBLAST=1   CLBlast is called with a leading dimension of C too
  *                             large for its buffer: a real CLBlast error;
  *   CLBENCH_FAULT_TILE=1      every GEMM result from a device gets one 16x16 block
@@ -93,8 +107,17 @@ bool clb_fault_alloc(void);
 bool clb_fault(const char *name); /* CLBENCH_FAULT_<name> is set and not "0" */
 const char *clb_fault_str(const char *name); /* its value then, else NULL */
 
-/* clFinish through the CLBENCH_FAULT_FINISH hook; use it for every wait. */
+/* clFinish through the CLBENCH_FAULT_FINISH and _FINISH_DELAY_US hooks; use it for every wait. */
 cl_int clb_cl_finish(cl_command_queue q);
+
+/*
+ * A completed command's CL_PROFILING_COMMAND_START and _END, in seconds from
+ * START to END (through the CLBENCH_FAULT_NO_PROFILING hook). The queue must
+ * have CL_QUEUE_PROFILING_ENABLE. Returns CL_SUCCESS, the call's error, or
+ * CL_PROFILING_INFO_NOT_AVAILABLE where END is not after START (a device
+ * whose counters say nothing).
+ */
+cl_int clb_cl_event_seconds(cl_event ev, double *seconds);
 
 /*
  * The ICD loader's name and version ("OpenCL ICD Loader", "2.3.1") through

@@ -17,6 +17,7 @@ struct clb_micro_report {
     size_t n_devices;
     unsigned runs;
     bool verbose; /* peak: every vector width, not only the best */
+    bool host_time; /* bandwidth: a column of the host-clock figures beside the device's */
     bool collective; /* the rows are MPI collectives (clbench collective): their own table */
 };
 
