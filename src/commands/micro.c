@@ -25,23 +25,9 @@ struct micro_config {
     struct clb_byte_list sizes;
     unsigned transfer_modes; /* transfer: --modes, bits of enum clb_transfer_mode */
     struct clb_precision_list precisions; /* bandwidth: -p */
-    int code_path;      /* bandwidth: --code-path, enum clb_code_path */
+    enum clb_code_path code_path; /* bandwidth: --code-path */
     bool host_time;     /* bandwidth: --host-time */
 };
-
-/* --code-path auto|cpu|gpu (gemm takes the same words). */
-static int opt_code_path(const char *arg, void *field, struct clb_error *e)
-{
-    static const char *const paths[] = { "auto", "cpu", "gpu" };
-
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(arg, paths[i])) {
-            *(int *)field = i;
-            return 0;
-        }
-    clb_error_set(e, "unknown code path '%s', expected auto, cpu or gpu", arg);
-    return -1;
-}
 
 static int opt_bytes(const char *arg, void *field, struct clb_error *e)
 {
@@ -135,7 +121,7 @@ static const struct clb_option bandwidth_options[] = {
     { "code-path", 0, "PATH",
       "The kernels' variant: cpu (the read pass and a dot in contiguous chunks, BabelStream's "
       "CPU dot grid), gpu (a coalesced read, its GPU grid) or auto, by the device's type "
-      "(default: auto)", opt_code_path, offsetof(struct micro_config, code_path) },
+      "(default: auto)", clb_opt_code_path, offsetof(struct micro_config, code_path) },
     { "host-time", 0, NULL,
       "Also show each figure timed on the host clock around enqueue + clFinish, as "
       "BabelStream times (the headline is the device's clock: profiling events)", NULL,
@@ -209,7 +195,7 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
                                      .sizes = cfg->sizes.n ? cfg->sizes.v : NULL,
                                      .n_sizes = cfg->sizes.n,
                                      .transfer_modes = cfg->transfer_modes,
-                                     .code_path = (enum clb_code_path)cfg->code_path };
+                                     .code_path = cfg->code_path };
     struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
                                  .started = time(NULL) };
     struct clb_error e;

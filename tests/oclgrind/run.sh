@@ -9,7 +9,6 @@
 #   --device-name NAME  every device row names NAME (default: Oclgrind Simulator):
 #                       each of .results[] but the host's, or each of .devices[]
 #   --any-device        no check of the rows' device (a listing of every platform)
-#   --needs-option CMD OPT  skip (77) when `clbench CMD --help` has no OPT (a build before it)
 # An argument @OCLGRIND@ becomes Oclgrind's P:D as clbench lists it.
 #
 # Oclgrind's ICD (Debian's package: /usr/lib/oclgrind/liboclgrind-rt-icd.so) is
@@ -44,7 +43,7 @@ fi
 
 clbench=$1
 shift
-rc_want=0 name='Oclgrind Simulator' any=0 needs_cmd= needs_opt=
+rc_want=0 name='Oclgrind Simulator' any=0
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/jq"
@@ -55,7 +54,6 @@ while [ $# -gt 0 ]; do
         --jq) nf=$((nf + 1)); printf '%s' "$2" >"$tmp/jq/$nf"; shift 2 ;;
         --device-name) name=$2; shift 2 ;;
         --any-device) any=1; shift ;;
-        --needs-option) needs_cmd=$2 needs_opt=$3; shift 3 ;;
         --) shift; break ;;
         *) echo "run.sh: unknown check $1" >&2; exit 99 ;;
     esac
@@ -68,10 +66,6 @@ for f in /usr/lib/oclgrind/liboclgrind-rt-icd.so /usr/lib/x86_64-linux-gnu/liboc
 done
 [ -n "$icd" ] || { echo "SKIP: Oclgrind is not installed (no liboclgrind-rt-icd.so)"; exit 77; }
 
-if [ -n "$needs_cmd" ] && ! "$clbench" "$needs_cmd" --help 2>/dev/null | grep -q -e "$needs_opt"; then
-    echo "SKIP: clbench $needs_cmd has no $needs_opt"
-    exit 77
-fi
 mkdir "$tmp/tmpdir"
 # @OCLGRIND@ in ARGS: Oclgrind's P:D in this run's listing (the ICD loader orders platforms).
 id=$("$clbench" devices --json --icd "$icd" </dev/null 2>/dev/null |

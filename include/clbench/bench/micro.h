@@ -132,13 +132,11 @@ int clb_micro_push(struct clb_micro_row *row, double seconds);
 int clb_micro_push_host(struct clb_micro_row *row, double seconds);
 
 /*
- * Which variant of the kernels whose best form depends on the device
- * (`--code-path`): auto takes the device's CL_DEVICE_TYPE (CPU: cpu, else gpu).
- * bandwidth's cpu path: the read pass in contiguous chunks, the chunked dot,
- * BabelStream's CPU dot grid; gpu: the coalesced read, no chunked dot, the
- * GPU dot grid.
+ * bandwidth's code paths (`--code-path`, enum clb_code_path in
+ * clbench/core/types.h): cpu, the read pass in contiguous chunks, the chunked
+ * dot, BabelStream's CPU dot grid; gpu, the coalesced read, no chunked dot,
+ * the GPU dot grid.
  */
-enum clb_code_path { CLB_CODE_PATH_AUTO, CLB_CODE_PATH_CPU, CLB_CODE_PATH_GPU };
 
 struct clb_micro_options {
     unsigned runs;            /* timed calls per figure, at least (>= 1) */
