@@ -64,33 +64,32 @@ bool clb_micro_want(const struct clb_micro_row *row, size_t calls, double min_ti
            (row->measured_s < min_time_s && row->n_times < CLB_MICRO_MAX_CALLS);
 }
 
-int clb_micro_push(struct clb_micro_row *row, double seconds)
+/* Appends x to the n doubles at *v (room for *cap), grown as needed; -1 when out of memory. */
+static int append(double **v, size_t *n, size_t *cap, double x)
 {
-    if (row->n_times == row->times_cap) {
-        size_t cap = row->times_cap ? 2 * row->times_cap : 16;
-        double *grown = realloc(row->times_s, cap * sizeof(*grown));
+    if (*n == *cap) {
+        size_t grown_cap = *cap ? 2 * *cap : 16;
+        double *grown = realloc(*v, grown_cap * sizeof(*grown));
         if (!grown)
             return -1;
-        row->times_s = grown;
-        row->times_cap = cap;
+        *v = grown;
+        *cap = grown_cap;
     }
-    row->times_s[row->n_times++] = seconds;
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+int clb_micro_push(struct clb_micro_row *row, double seconds)
+{
+    if (append(&row->times_s, &row->n_times, &row->times_cap, seconds))
+        return -1;
     row->measured_s += seconds;
     return 0;
 }
 
 int clb_micro_push_host(struct clb_micro_row *row, double seconds)
 {
-    if (row->n_host_times == row->host_times_cap) {
-        size_t cap = row->host_times_cap ? 2 * row->host_times_cap : 16;
-        double *grown = realloc(row->host_times_s, cap * sizeof(*grown));
-        if (!grown)
-            return -1;
-        row->host_times_s = grown;
-        row->host_times_cap = cap;
-    }
-    row->host_times_s[row->n_host_times++] = seconds;
-    return 0;
+    return append(&row->host_times_s, &row->n_host_times, &row->host_times_cap, seconds);
 }
 
 static const struct clb_micro_row *find(const struct clb_micro_results *r,

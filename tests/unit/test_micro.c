@@ -493,30 +493,9 @@ static double sim_read(const struct sim *m, const void *a)
     return (double)clb_csum_value(&total);
 }
 
-/* The cpu path's: chunks of 1024, 32 vectors of 16 in each of two accumulators, their sum,
- * then a tree over the 16 lanes. */
-static double sim_read_chunked(const struct sim *m, const void *a)
-{
-    struct clb_csum total = { 0, 0 };
-    for (size_t i = 0; i < m->n / 1024; i++) {
-        double s0[16] = { 0 }, s1[16] = { 0 };
-        for (size_t v = 0; v < 64; v += 2)
-            for (size_t l = 0; l < 16; l++) {
-                const size_t j0 = 1024 * i + 16 * v + l, j1 = j0 + 16;
-                s0[l] = add_p(s0[l], get(a, m->fp64, j0), m->fp64);
-                s1[l] = add_p(s1[l], get(a, m->fp64, j1), m->fp64);
-            }
-        for (int l = 0; l < 16; l++)
-            s0[l] = add_p(s0[l], s1[l], m->fp64);
-        for (int step = 8; step > 0; step /= 2)
-            for (int l = 0; l < step; l++)
-                s0[l] = add_p(s0[l], s0[l + step], m->fp64);
-        clb_csum_add(&total, s0[0]);
-    }
-    return (double)clb_csum_value(&total);
-}
-
-/* The chunked dot: 32 products a lane in two accumulators, then a tree over 16 lanes. */
+/* The chunked sums (b NULL: the cpu path's read, a alone; else the chunked dot's products):
+ * chunks of 1024, 32 vectors of 16 in each of two accumulators, their sum, then a tree
+ * over the 16 lanes. */
 static double sim_chunked(const struct sim *m, const void *a, const void *b)
 {
     struct clb_csum total = { 0, 0 };
@@ -525,8 +504,9 @@ static double sim_chunked(const struct sim *m, const void *a, const void *b)
         for (size_t v = 0; v < 64; v += 2)
             for (size_t l = 0; l < 16; l++) {
                 const size_t j0 = 1024 * i + 16 * v + l, j1 = j0 + 16;
-                s0[l] = add_p(s0[l], mul_p(get(a, m->fp64, j0), get(b, m->fp64, j0), m->fp64), m->fp64);
-                s1[l] = add_p(s1[l], mul_p(get(a, m->fp64, j1), get(b, m->fp64, j1), m->fp64), m->fp64);
+                const double x0 = get(a, m->fp64, j0), x1 = get(a, m->fp64, j1);
+                s0[l] = add_p(s0[l], b ? mul_p(x0, get(b, m->fp64, j0), m->fp64) : x0, m->fp64);
+                s1[l] = add_p(s1[l], b ? mul_p(x1, get(b, m->fp64, j1), m->fp64) : x1, m->fp64);
             }
         for (int l = 0; l < 16; l++)
             s0[l] = add_p(s0[l], s1[l], m->fp64);
@@ -584,7 +564,7 @@ static void sim_run(struct sim *m, bool fp64, size_t n, unsigned iters,
         seen.a = wa, seen.b = wb;
     m->o.dot = clb_stream_dot_replay(&seen, fused(0, 0));
     m->o.read = sim_read(m, wrap == 6 ? wa : m->a);
-    m->read_chunked = sim_read_chunked(m, wrap == 6 ? wa : m->a);
+    m->read_chunked = sim_chunked(m, wrap == 6 ? wa : m->a, NULL);
     m->o.dot_chunked = sim_chunked(m, wrap == 7 ? wa : m->a, wrap == 7 ? wb : m->b);
     free(wa);
     free(wb);
