@@ -24,13 +24,6 @@
 #include "config.h"
 #include "require.h"
 
-/* Whether a CLBlast row's kernel text names `kernel` (its notes follow a "; "). */
-static bool kernel_is(const char *text, const char *kernel)
-{
-    const size_t n = strlen(kernel);
-    return !strncmp(text, kernel, n) && (text[n] == '\0' || text[n] == ';');
-}
-
 static struct clb_inventory *inv;
 static struct clb_device *dev;
 
@@ -119,6 +112,13 @@ static void own_kernel_variants(void **state)
 }
 
 #if HAVE_CLBLAST
+/* Whether a CLBlast row's kernel text names `kernel` (its notes follow a "; "). */
+static bool kernel_is(const char *text, const char *kernel)
+{
+    const size_t n = strlen(kernel);
+    return !strncmp(text, kernel, n) && (text[n] == '\0' || text[n] == ';');
+}
+
 static void xgemm(size_t mwg, size_t vwm)
 {
     static const char *const names[] = { "GEMMK", "KREG", "KWG",   "KWI",   "MDIMA", "MDIMC",
