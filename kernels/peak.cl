@@ -1,17 +1,20 @@
 /*
- * Peak arithmetic rate: each work-item runs ITERS rounds of 8 independent
- * multiply-add chains on vectors of WIDTH elements of type T, enough
- * independent work to keep every FMA pipe busy (latency ~4 cycles x 2 pipes
- * on CPUs; warps interleave on GPUs). One round is 8 * WIDTH * 2 operations.
+ * Peak arithmetic rate: each work-item runs ITERS rounds of CHAINS (1..8,
+ * default 8) independent multiply-add chains on vectors of WIDTH elements of
+ * type T, enough independent work to keep every FMA pipe busy (latency ~4
+ * cycles x 2 pipes on CPUs: 8 chains; on GPUs warps interleave, and the host
+ * holds a work-item's accumulators, CHAINS x WIDTH elements, to a register
+ * budget: clb_peak_chains in clbench/bench/micro.h). One round is
+ * CHAINS * WIDTH * 2 operations.
  *
  * Build options: -DT=float|double|half|uint|ushort|uchar -DWIDTH=1|2|4|8|16
- * -DITERS=1024 (uchar: 1000), plus -DT_IS_DOUBLE, -DT_IS_HALF or -DT_IS_UINT (uint, ushort,
- * uchar) for those types and -DT_IS_NARROW for ushort and uchar.
+ * -DITERS=1024 (uchar: 1000) -DCHAINS=1..8, plus -DT_IS_DOUBLE, -DT_IS_HALF or
+ * -DT_IS_UINT (uint, ushort, uchar) for those types and -DT_IS_NARROW for ushort and uchar.
  * Arguments: out (one element per work-item: float for half and float, uint
  * for ushort and uchar, T otherwise), a, b (the multiply-add coefficients).
  *
  * Floating point: x <- fma(x, a, b) with a = 1, b = q = 2^-10. Chain k
- * (0..7) of lane l of work-item g starts at -1 + u q, u = k + 8 l +
+ * (0..CHAINS-1) of lane l of work-item g starts at -1 + u q, u = k + 8 l +
  * 128 (g mod 7) < 896, so every value it takes is a multiple of q below 1 in
  * magnitude: exact in half, float and double, fused or not. After ITERS =
  * 1024 rounds it holds exactly u q, and a skipped round leaves it q short.
@@ -25,9 +28,9 @@
  * Starts differ per chain, lane and neighbouring work-item, so computing one
  * lane or one work-item of a warp and broadcasting it changes the result.
  *
- * Each work-item returns the sum over its lanes of the 8 chains' sum, in
+ * Each work-item returns the sum over its lanes of its chains' sum, in
  * float for half (exact: multiples of 2^-10 below 2^8), in uint for ushort
- * and uchar (each chain's value, never wrapping: a sum mod 2^8 of 128
+ * and uchar (each chain's value, never wrapping: a sum mod 2^8 of up to 128
  * chains would not see a loop that never ran) and in T otherwise (exact
  * for float and double; wrapping for uint), so the host demands equality.
  *
@@ -62,6 +65,23 @@
 
 #define CAT_(t, w) t##w
 #define CAT(t, w) CAT_(t, w)
+
+#ifndef CHAINS
+#define CHAINS 8
+#endif
+#if CHAINS < 1 || CHAINS > 8
+#error "CHAINS must be 1..8"
+#endif
+/* EACH(M): M(0) .. M(CHAINS - 1), the chains x0 .. x<CHAINS-1>. */
+#define EACH1(M) M(0)
+#define EACH2(M) EACH1(M) M(1)
+#define EACH3(M) EACH2(M) M(2)
+#define EACH4(M) EACH3(M) M(3)
+#define EACH5(M) EACH4(M) M(4)
+#define EACH6(M) EACH5(M) M(5)
+#define EACH7(M) EACH6(M) M(6)
+#define EACH8(M) EACH7(M) M(7)
+#define EACH(M) CAT(EACH, CHAINS)(M)
 
 /* ACC: the type of the sums and of out. */
 #if defined(T_IS_HALF)
@@ -179,18 +199,21 @@ __kernel void clb_peak(__global ACC *out, T a, T b)
     uint n_ops = 0;
 #endif
     const V origin = ORIGIN(get_global_id(0));
-    V x0 = START(0), x1 = START(1), x2 = START(2), x3 = START(3);
-    V x4 = START(4), x5 = START(5), x6 = START(6), x7 = START(7);
+#define DECLARE(k) V x##k = START(k);
+#define ADVANCE(k) STEP(x##k);
+#define ADD(k) s += WIDEN(x##k);
+    EACH(DECLARE)
 
     for (int i = 0; i < ITERS; i++) {
-        STEP(x0); STEP(x1); STEP(x2); STEP(x3);
-        STEP(x4); STEP(x5); STEP(x6); STEP(x7);
+        EACH(ADVANCE)
     }
 #if defined(CLB_COUNT_OPS)
     ops[get_global_id(0)] = n_ops;
 #endif
-    VACC s = ((WIDEN(x0) + WIDEN(x1)) + (WIDEN(x2) + WIDEN(x3))) +
-             ((WIDEN(x4) + WIDEN(x5)) + (WIDEN(x6) + WIDEN(x7)));
+    /* Exact in any order (see above): floating sums are multiples of q far below 2^24 q,
+     * the narrow ones never wrap in uint, and uint wraps mod 2^32 whatever the order. */
+    VACC s = (VACC)(0);
+    EACH(ADD)
 #if WIDTH == 1
     out[get_global_id(0)] = s;
 #else

@@ -12,8 +12,6 @@
  * chains repeat every 256 rounds, so it runs a count that is no multiple of that: a kernel
  * that ran no round at all (or any multiple of 256 fewer) would otherwise match. */
 enum { ITERS = 1024, ITERS_INT8 = 1000 };
-/* Independent chains per work-item: x0 .. x7 in kernels/peak.cl. */
-enum { CHAINS = 8 };
 /* Launches are whole work-groups of 256 for any runtime's choice, and index work-items in
  * 32 bits at most (the kernel's uint starts; a 32-bit device's size_t). */
 enum { GLOBAL_STEP = 256 };
@@ -73,10 +71,20 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsigned width,
-                          unsigned iters)
+unsigned clb_peak_chains(bool gpu, unsigned width, size_t element_bytes)
 {
-    const int64_t w = width, lanes = 8 * w;
+    const size_t words = width * ((element_bytes + 3) / 4);
+    const size_t fit = words ? CLB_PEAK_GPU_WORDS / words : CLB_PEAK_MAX_CHAINS;
+
+    if (!gpu)
+        return CLB_PEAK_MAX_CHAINS;
+    return fit < 1 ? 1 : fit > CLB_PEAK_MAX_CHAINS ? CLB_PEAK_MAX_CHAINS : (unsigned)fit;
+}
+
+void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsigned width,
+                          unsigned chains, unsigned iters)
+{
+    const int64_t w = width, c = chains, lanes = c * w;
     const bool narrow = !strcmp(precision, "int16") || !strcmp(precision, "int8");
 
     memset(x, 0, sizeof(*x));
@@ -89,7 +97,7 @@ void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsi
         /* Not linear: run every chain of every class of work-items, as the kernel does. */
         for (uint32_t m = 0; m < 7; m++) {
             uint32_t sum = 0;
-            for (uint32_t k = 0; k < 8; k++) {
+            for (uint32_t k = 0; k < chains; k++) {
                 uint32_t v = DOT_B * (1 + k + 8 * m);
                 for (unsigned i = 0; i < iters; i++)
                     v = dot_acc_sat_uu(v, DOT_A, v);
@@ -117,7 +125,7 @@ void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsi
             x->mask = (UINT32_C(1) << bits) - 1;
             x->n_chains = (unsigned)lanes;
             for (uint32_t l = 0, j = 0; l < width; l++)
-                for (uint32_t k = 0; k < 8; k++, j++) {
+                for (uint32_t k = 0; k < chains; k++, j++) {
                     x->ends[j] = (a_n * (k + 9 * l) + c_n) & x->mask;
                     x->offset += x->ends[j];
                 }
@@ -126,19 +134,20 @@ void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsi
             return;
         }
         /* The sum of a work-item's chains is a_n (sum of starts) + lanes c_n, and its
-         * starts grow by lanes * 7919 per work-item. */
-        const uint32_t starts0 = (uint32_t)(28 * w + 4000 * w * (w - 1));
+         * starts grow by lanes * 7919 per work-item; the starts k + 1000 l of work-item 0
+         * sum to w c (c - 1) / 2 + 1000 c w (w - 1) / 2. */
+        const uint32_t starts0 = (uint32_t)(w * c * (c - 1) / 2 + 500 * c * w * (w - 1));
         x->slope = a_n * (uint32_t)lanes * 7919u;
         x->offset = a_n * starts0 + (uint32_t)lanes * c_n;
         x->mask = UINT32_MAX;
         return;
     }
-    /* Chain k of lane l ends at (k + 8 l + 128 m - 1024 + iters) 2^-10: the sum over k and l,
-     * in units of 2^-10, is exact in double. */
+    /* Chain k of lane l ends at (k + 8 l + 128 m - 1024 + iters) 2^-10: the sum over k < c
+     * and l < w, in units of 2^-10, is exact in double. */
     for (int64_t m = 0; m < 7; m++)
-        x->by_class[m] =
-            ldexp((double)(lanes * (128 * m - 1024 + (int64_t)iters) + 28 * w + 32 * w * (w - 1)),
-                  -10);
+        x->by_class[m] = ldexp((double)(lanes * (128 * m - 1024 + (int64_t)iters) +
+                                        w * c * (c - 1) / 2 + 4 * c * w * (w - 1)),
+                               -10);
 }
 
 double clb_peak_expected(const struct clb_peak_expect *x, uint64_t item)
@@ -252,7 +261,7 @@ static int launch(const struct clb_cl_env *env, cl_kernel k, size_t global, doub
 
 /* Reads back and checks the n outputs in out, a chunk at a time. */
 static void check_outputs(const struct clb_cl_env *env, cl_mem out, const struct ptype *t,
-                          unsigned width, size_t n, struct clb_micro_row *row,
+                          unsigned width, unsigned chains, size_t n, struct clb_micro_row *row,
                           struct clb_error *e, int *fault)
 {
     const size_t chunk = n < VERIFY_CHUNK ? n : VERIFY_CHUNK;
@@ -266,7 +275,7 @@ static void check_outputs(const struct clb_cl_env *env, cl_mem out, const struct
         *fault = -1;
         return;
     }
-    clb_peak_expect_init(&want, t->precision, width, t->iters);
+    clb_peak_expect_init(&want, t->precision, width, chains, t->iters);
     for (size_t at = 0; at < n; at += chunk) {
         const size_t len = n - at < chunk ? n - at : chunk;
         if (CLB_CL(e, clEnqueueReadBuffer, env->queue, out, CL_TRUE, at * t->out_size,
@@ -320,11 +329,14 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
         clb_peak_max_global(clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES), t->out_size);
     double seconds;
     const double target = opt->target_s > 0 ? opt->target_s : 0.02;
+    const bool gpu = opt->code_path == CLB_CODE_PATH_AUTO ? !clb_device_is_cpu(dev)
+                                                          : opt->code_path == CLB_CODE_PATH_GPU;
+    const unsigned chains = clb_peak_chains(gpu, dot ? 1 : width, t->size);
 
     row->status = CLB_ROW_OK;
     row->reason[0] = '\0';
-    snprintf(options, sizeof(options), "-DT=%s -DWIDTH=%u -DITERS=%u %s %s", t->type,
-             dot ? 1 : width, t->iters, t->define, variant);
+    snprintf(options, sizeof(options), "-DT=%s -DWIDTH=%u -DITERS=%u -DCHAINS=%u %s %s",
+             t->type, dot ? 1 : width, t->iters, chains, t->define, variant);
     for (size_t n = strlen(options); n && options[n - 1] == ' ';)
         options[--n] = '\0';
     if (!(prog = clb_cl_build_log(env->ctx, dev->id, clb_kernel_source("peak"), options, log,
@@ -377,7 +389,7 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
             goto fault;
         }
     }
-    check_outputs(env, out, t, width, global, row, &e, &fault);
+    check_outputs(env, out, t, width, chains, global, row, &e, &fault);
     if (fault)
         goto fault;
     if (dot)
@@ -391,10 +403,11 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
                  "%llu work-items x %u rounds, each checked exactly (distinct starts per "
                  "work-item and lane)",
                  (unsigned long long)global, t->iters);
-    /* Per round 8 chains: each a multiply-add per lane (2 operations), or one dot_acc_sat. */
-    row->work = (double)global * t->iters * CHAINS * (dot ? DOT_OPS : width * 2.0);
+    /* Per round `chains` steps: each a multiply-add per lane (2 operations), or one
+     * dot_acc_sat. */
+    row->work = (double)global * t->iters * chains * (dot ? DOT_OPS : width * 2.0);
     row->launch = (struct clb_micro_launch){ .global_size = global, .rounds = t->iters,
-                                            .width = dot ? 1 : width, .chains = CHAINS };
+                                            .width = dot ? 1 : width, .chains = chains };
     snprintf(row->launch.options, sizeof(row->launch.options), "%s", options);
     goto done;
 

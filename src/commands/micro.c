@@ -103,6 +103,10 @@ static const struct clb_option peak_options[] = {
     MICRO_COMMON_OPTIONS,
     { "verbose", 'v', NULL, "Show every vector width, not only the best", NULL,
       offsetof(struct micro_config, verbose) },
+    { "code-path", 0, "PATH",
+      "Independent chains per work-item: cpu (8), gpu (a work-item's accumulators within 64 "
+      "32-bit registers: 8 chains down to 2 for fp64 x16) or auto, by the device's type "
+      "(default: auto)", clb_opt_code_path, offsetof(struct micro_config, code_path) },
     { 0 },
 };
 

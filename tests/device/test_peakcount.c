@@ -5,7 +5,9 @@
  * per-work-item counters (each step adds 2 per vector element it updates; the emulated dot
  * product 2 per byte pair it multiplies and adds), summed over the work-items. A count that
  * restates a wrong formula (width * 4), a wrong chain or round count, or a launch record
- * that is not the launch all fail here.
+ * that is not the launch all fail here. The chain count is the one clb_peak_chains gives for
+ * the code path (auto: the device's type), on the build options too, and the gpu path's
+ * reduced counts (fp64 x16: 2) run and verify on every device (counts_gpu_chains).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -86,14 +88,17 @@ static uint64_t counted_ops(const struct clb_cl_env *env, const struct clb_micro
     return sum;
 }
 
-/* Every width of precision on every device: the row's work is the kernel's own count. */
-static void counts_of(const char *precision)
+/* Every width of precision on every device, on code path `path`: the row's work is the
+ * kernel's own count; returns the smallest chain count run. */
+static unsigned counts_on(const char *precision, enum clb_code_path path)
 {
     const bool dot = !strcmp(precision, "int8dot");
     const char *const precisions[] = { precision };
     /* The smallest launches that still time: the count is about the launch, not its speed. */
     const struct clb_micro_options opt = { .runs = 1, .target_s = 0.0005,
-                                           .precisions = precisions, .n_precisions = 1 };
+                                           .precisions = precisions, .n_precisions = 1,
+                                           .code_path = path };
+    unsigned fewest = 8;
     size_t checked = 0;
 
     if (dot)
@@ -119,6 +124,17 @@ static void counts_of(const char *precision)
                 fail_msg("%s: %s", r->case_, r->reason);
             assert_true(l->global_size > 0 && l->rounds > 0 && l->chains > 0);
             assert_int_equal(l->width, dot ? 1 : r->width);
+            const bool gpu = path == CLB_CODE_PATH_AUTO ? !clb_device_is_cpu(&inv->devices[d])
+                                                        : path == CLB_CODE_PATH_GPU;
+            const unsigned chains = clb_peak_chains(gpu, l->width, type_size(l->options));
+            char option[32];
+            snprintf(option, sizeof(option), "-DCHAINS=%u", chains);
+            const char *at = strstr(l->options, option);
+            if (l->chains != chains || !at || (at[strlen(option)] && at[strlen(option)] != ' '))
+                fail_msg("%s on the %s path: %u chains (%s), the rule gives %u", r->case_,
+                         gpu ? "gpu" : "cpu", l->chains, l->options, chains);
+            if (chains < fewest)
+                fewest = chains;
             const uint64_t ops = counted_ops(&env, l);
             if (r->work != (double)ops)
                 fail_msg("%s: work per call %.0f, the kernel counts %llu over %llu work-items "
@@ -141,6 +157,37 @@ static void counts_of(const char *precision)
         unsetenv("CLBENCH_FAKE_INTEGER_DOT_PRODUCT");
     if (!checked)
         skip(); /* fp64 or fp16 on devices without it */
+    return fewest;
+}
+
+static void counts_of(const char *precision)
+{
+    counts_on(precision, CLB_CODE_PATH_AUTO);
+}
+
+/* The gpu path's chain counts on any device (on pocl too): each x16 runs fewer than 8 chains
+ * (fp64: 2), and its work and its results (clb_peak_run checks each work-item) follow. */
+static void counts_gpu_chains(void **state)
+{
+    static const struct {
+        const char *precision;
+        unsigned fewest;
+    } types[] = { { "fp32", 4 }, { "fp64", 2 }, { "fp16", 4 },
+                  { "int32", 4 }, { "int16", 4 }, { "int8", 4 } };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+        const bool optional = !strcmp(types[i].precision, "fp64") ||
+                              !strcmp(types[i].precision, "fp16");
+        bool any = false;
+        for (size_t d = 0; d < inv->n_devices && optional && !any; d++)
+            any = clb_device_bool(&inv->devices[d], !strcmp(types[i].precision, "fp64")
+                                                        ? CLB_PROP_FP64
+                                                        : CLB_PROP_FP16);
+        if (optional && !any)
+            continue;
+        assert_int_equal(counts_on(types[i].precision, CLB_CODE_PATH_GPU), types[i].fewest);
+    }
 }
 
 static void counts_fp32(void **state)
@@ -198,7 +245,7 @@ int main(void)
         cmocka_unit_test(counts_fp32),  cmocka_unit_test(counts_fp64),
         cmocka_unit_test(counts_fp16),  cmocka_unit_test(counts_int32),
         cmocka_unit_test(counts_int16), cmocka_unit_test(counts_int8),
-        cmocka_unit_test(counts_int8dot_emulated),
+        cmocka_unit_test(counts_int8dot_emulated), cmocka_unit_test(counts_gpu_chains),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clb_inventory_destroy(inv);

@@ -110,27 +110,39 @@ while IFS="$(printf '\t')" read -r target label prec kernel options; do
     job "$target" "$root/kernels/gemm.cl" "$kernel" fp "$check" "gemm $prec $label" "$options"
 done <"$tmp/gemm.tsv"
 
-# peak: src/bench/peak.c's ptypes (type, defines, rounds) at widths 1..16; int8dot at
-# width 1 in both forms the host picks from (packed where the device says so, else vector).
+# peak: src/bench/peak.c's ptypes (type, defines, rounds) at widths 1..16, with the chains
+# the host gives a GPU (clb_peak_chains(true, width, bytes)): 8, or as many as keep
+# chains x width elements, a 32-bit word each at least, within CLB_PEAK_GPU_WORDS; int8dot
+# at width 1 (8 chains) in both forms the host picks from (packed where the device says so,
+# else vector).
+gpu_words=$(sed -n 's/.*CLB_PEAK_GPU_WORDS = \([0-9][0-9]*\).*/\1/p' "$root/include/clbench/bench/micro.h")
+[ -n "$gpu_words" ] || { echo "FAIL: no CLB_PEAK_GPU_WORDS in include/clbench/bench/micro.h"; exit 1; }
+chains() { # width, bytes per element
+    c=$((gpu_words / ($1 * (($2 + 3) / 4))))
+    [ "$c" -gt 8 ] && c=8
+    [ "$c" -lt 1 ] && c=1
+    echo "$c"
+}
 for target in $targets; do
     for w in 1 2 4 8 16; do
-        job "$target" "$root/kernels/peak.cl" clb_peak fp peak "peak fp32 x$w" "-DT=float -DWIDTH=$w -DITERS=1024"
+        job "$target" "$root/kernels/peak.cl" clb_peak fp peak "peak fp32 x$w" \
+            "-DT=float -DWIDTH=$w -DITERS=1024 -DCHAINS=$(chains $w 4)"
         job "$target" "$root/kernels/peak.cl" clb_peak fp peak "peak fp64 x$w" \
-            "-DT=double -DWIDTH=$w -DITERS=1024 -DT_IS_DOUBLE"
+            "-DT=double -DWIDTH=$w -DITERS=1024 -DCHAINS=$(chains $w 8) -DT_IS_DOUBLE"
         fp16=
         [ "$target" = sm_90 ] && fp16="-Xclang -cl-ext=+cl_khr_fp16"
         job "$target" "$root/kernels/peak.cl" clb_peak fp peak "peak fp16 x$w" \
-            "-DT=half -DWIDTH=$w -DITERS=1024 -DT_IS_HALF $fp16"
+            "-DT=half -DWIDTH=$w -DITERS=1024 -DCHAINS=$(chains $w 2) -DT_IS_HALF $fp16"
         job "$target" "$root/kernels/peak.cl" clb_peak int peak "peak int32 x$w" \
-            "-DT=uint -DWIDTH=$w -DITERS=1024 -DT_IS_UINT"
+            "-DT=uint -DWIDTH=$w -DITERS=1024 -DCHAINS=$(chains $w 4) -DT_IS_UINT"
         job "$target" "$root/kernels/peak.cl" clb_peak int peak "peak int16 x$w" \
-            "-DT=ushort -DWIDTH=$w -DITERS=1024 -DT_IS_UINT -DT_IS_NARROW"
+            "-DT=ushort -DWIDTH=$w -DITERS=1024 -DCHAINS=$(chains $w 2) -DT_IS_UINT -DT_IS_NARROW"
         job "$target" "$root/kernels/peak.cl" clb_peak int peak "peak int8 x$w" \
-            "-DT=uchar -DWIDTH=$w -DITERS=1000 -DT_IS_UINT -DT_IS_NARROW"
+            "-DT=uchar -DWIDTH=$w -DITERS=1000 -DCHAINS=$(chains $w 1) -DT_IS_UINT -DT_IS_NARROW"
     done
     for form in PACKED VECTOR; do
         job "$target" "$root/kernels/peak.cl" clb_peak dot peak "peak int8dot $(echo $form | tr A-Z a-z)" \
-            "-DT=uint -DWIDTH=1 -DITERS=1024 -DT_IS_DOT -DDOT_$form $dot"
+            "-DT=uint -DWIDTH=1 -DITERS=1024 -DCHAINS=$(chains 1 4) -DT_IS_DOT -DDOT_$form $dot"
     done
 done
 

@@ -26,12 +26,12 @@ static float half_round(double v)
  * One work-item of kernels/peak.cl by brute force: every chain's rounds in the
  * precision's own arithmetic (fp16: each step rounded to half; int16, int8:
  * in uint16_t, uint8_t, the coefficients truncated, the chains' values
- * summed in uint32_t). Chain `skip`
- * (8 lane + k; -1: none) runs one round short; one_lane gives every lane lane
+ * summed in uint32_t), its chains k = 0 .. chains - 1. Chain `skip`
+ * (chains lane + k; -1: none) runs one round short; one_lane gives every lane lane
  * 0's start, as a compiler computing one lane and copying it would.
  */
-static double emulate(const char *prec, unsigned width, unsigned iters, uint64_t g, int skip,
-                      bool one_lane)
+static double emulate(const char *prec, unsigned width, unsigned chains, unsigned iters,
+                      uint64_t g, int skip, bool one_lane)
 {
     const bool half = !strcmp(prec, "fp16"), dbl = !strcmp(prec, "fp64");
     const bool i16 = !strcmp(prec, "int16"), i8 = !strcmp(prec, "int8");
@@ -40,8 +40,8 @@ static double emulate(const char *prec, unsigned width, unsigned iters, uint64_t
     float fsum = 0;
 
     for (unsigned l = 0; l < width; l++)
-        for (unsigned k = 0; k < 8; k++) {
-            const unsigned lane = one_lane ? 0 : l, n = iters - (skip == (int)(8 * l + k));
+        for (unsigned k = 0; k < chains; k++) {
+            const unsigned lane = one_lane ? 0 : l, n = iters - (skip == (int)(chains * l + k));
             const int u = (int)(k + 8 * lane + 128 * (g % 7));
             if (i16) {
                 uint16_t x = (uint16_t)(k + 9u * lane + 7919u * (uint32_t)g);
@@ -94,20 +94,25 @@ static void peak_expected_is_the_kernel(void **state)
 
     (void)state;
     for (size_t p = 0; p < N_PRECS; p++)
-        for (size_t w = 0; w < 5; w++) {
-            clb_peak_expect_init(&x, precs[p], widths[w], 1024);
-            for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
-                double want = emulate(precs[p], widths[w], 1024, items[i], -1, false);
-                if (clb_peak_expected(&x, items[i]) != want)
-                    fail_msg("%s x%u work-item %llu: %.17g, brute force %.17g", precs[p],
-                             widths[w], (unsigned long long)items[i],
-                             clb_peak_expected(&x, items[i]), want);
+        for (size_t w = 0; w < 5; w++)
+            for (unsigned c = 1; c <= 8; c *= 2) {
+                clb_peak_expect_init(&x, precs[p], widths[w], c, 1024);
+                for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+                    double want = emulate(precs[p], widths[w], c, 1024, items[i], -1, false);
+                    if (clb_peak_expected(&x, items[i]) != want)
+                        fail_msg("%s x%u work-item %llu: %.17g, brute force %.17g", precs[p],
+                                 widths[w], (unsigned long long)items[i],
+                                 clb_peak_expected(&x, items[i]), want);
+                }
             }
-        }
     /* Chains end at u 2^-10: work-item 0, one lane: (0 + ... + 7) 2^-10. */
-    clb_peak_expect_init(&x, "fp16", 1, 1024);
+    clb_peak_expect_init(&x, "fp16", 1, 8, 1024);
     assert_true(clb_peak_expected(&x, 0) == 28 * 0x1p-10);
     assert_true(clb_peak_expected(&x, 8) == (28 + 8 * 128) * 0x1p-10);
+    /* Two chains of fp64 x16 (a GPU's count): work-item 1 has u = k + 8 l + 128, k < 2, l < 16:
+     * 32 (128 - 1024 + 1024) + 16 + 2 x 8 x 120 = 6032, in units of 2^-10. */
+    clb_peak_expect_init(&x, "fp64", 16, 2, 1024);
+    assert_true(clb_peak_expected(&x, 1) == 6032 * 0x1p-10);
 }
 
 static void peak_skipped_round_fails(void **state)
@@ -119,17 +124,18 @@ static void peak_skipped_round_fails(void **state)
 
     (void)state;
     for (size_t p = 0; p < N_PRECS; p++)
-        for (size_t w = 0; w < 5; w++) {
-            clb_peak_expect_init(&x, precs[p], widths[w], 1024);
-            for (size_t i = 0; i < N; i++)
-                store(&x, buf, i, clb_peak_expected(&x, i));
-            assert_true(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
-            /* The last chain of the last lane of work-item 37 one round short. */
-            store(&x, buf, 37, emulate(precs[p], widths[w], 1024, 37, 8 * (int)widths[w] - 1,
-                                       false));
-            assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
-            assert_non_null(strstr(why, "work-item 37 "));
-        }
+        for (size_t w = 0; w < 5; w++)
+            for (unsigned c = 1; c <= 8; c *= 2) {
+                clb_peak_expect_init(&x, precs[p], widths[w], c, 1024);
+                for (size_t i = 0; i < N; i++)
+                    store(&x, buf, i, clb_peak_expected(&x, i));
+                assert_true(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
+                /* The last chain of the last lane of work-item 37 one round short. */
+                store(&x, buf, 37,
+                      emulate(precs[p], widths[w], c, 1024, 37, (int)(c * widths[w]) - 1, false));
+                assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
+                assert_non_null(strstr(why, "work-item 37 "));
+            }
 }
 
 /*
@@ -146,19 +152,20 @@ static void peak_dropped_loop_fails(void **state)
 
     (void)state;
     for (size_t p = 0; p < N_PRECS; p++)
-        for (size_t w = 0; w < 5; w++) {
-            const unsigned iters = !strcmp(precs[p], "int8") ? 1000 : 1024;
-            clb_peak_expect_init(&x, precs[p], widths[w], iters);
-            for (size_t i = 0; i < N; i++) {
-                assert_true(clb_peak_expected(&x, i) ==
-                            emulate(precs[p], widths[w], iters, i, -1, false));
-                store(&x, buf, i, emulate(precs[p], widths[w], 0, i, -1, false));
+        for (size_t w = 0; w < 5; w++)
+            for (unsigned c = 1; c <= 8; c *= 2) {
+                const unsigned iters = !strcmp(precs[p], "int8") ? 1000 : 1024;
+                clb_peak_expect_init(&x, precs[p], widths[w], c, iters);
+                for (size_t i = 0; i < N; i++) {
+                    assert_true(clb_peak_expected(&x, i) ==
+                                emulate(precs[p], widths[w], c, iters, i, -1, false));
+                    store(&x, buf, i, emulate(precs[p], widths[w], c, 0, i, -1, false));
+                }
+                assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
             }
-            assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
-        }
-    clb_peak_expect_init(&x, "int8", 16, 1024);
+    clb_peak_expect_init(&x, "int8", 16, 8, 1024);
     for (size_t i = 0; i < N; i++)
-        assert_true(clb_peak_expected(&x, i) == emulate("int8", 16, 0, i, -1, false));
+        assert_true(clb_peak_expected(&x, i) == emulate("int8", 16, 8, 0, i, -1, false));
 }
 
 static void peak_copied_results_fail(void **state)
@@ -170,23 +177,24 @@ static void peak_copied_results_fail(void **state)
 
     (void)state;
     for (size_t p = 0; p < N_PRECS; p++)
-        for (size_t w = 0; w < 5; w++) {
-            clb_peak_expect_init(&x, precs[p], widths[w], 1024);
-            /* Work-item 0 computed once for its warp and broadcast. */
-            for (size_t i = 0; i < N; i++)
-                store(&x, buf, i, clb_peak_expected(&x, 0));
-            assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
-            assert_non_null(strstr(why, "work-item 1 "));
-            /* Lane 0 computed once and copied to the other lanes. */
-            for (size_t i = 0; i < N; i++)
-                store(&x, buf, i, emulate(precs[p], widths[w], 1024, i, -1, widths[w] > 1));
-            assert_true(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)) == (widths[w] == 1));
-            /* Garbage. */
-            for (size_t i = 0; i < N; i++)
-                store(&x, buf, i, clb_peak_expected(&x, i));
-            store(&x, buf, N - 1, x.integer ? clb_peak_expected(&x, N - 1) + 1 : NAN);
-            assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
-        }
+        for (size_t w = 0; w < 5; w++)
+            for (unsigned c = 1; c <= 8; c *= 2) {
+                clb_peak_expect_init(&x, precs[p], widths[w], c, 1024);
+                /* Work-item 0 computed once for its warp and broadcast. */
+                for (size_t i = 0; i < N; i++)
+                    store(&x, buf, i, clb_peak_expected(&x, 0));
+                assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
+                assert_non_null(strstr(why, "work-item 1 "));
+                /* Lane 0 computed once and copied to the other lanes. */
+                for (size_t i = 0; i < N; i++)
+                    store(&x, buf, i, emulate(precs[p], widths[w], c, 1024, i, -1, widths[w] > 1));
+                assert_true(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)) == (widths[w] == 1));
+                /* Garbage. */
+                for (size_t i = 0; i < N; i++)
+                    store(&x, buf, i, clb_peak_expected(&x, i));
+                store(&x, buf, N - 1, x.integer ? clb_peak_expected(&x, N - 1) + 1 : NAN);
+                assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
+            }
 }
 
 /*
@@ -195,12 +203,13 @@ static void peak_copied_results_fail(void **state)
  * step would show), chain `skip` (-1: none) one round short. *top gets the
  * largest value any chain reached.
  */
-static uint32_t emulate_dot(unsigned iters, uint64_t g, int skip, uint64_t *top)
+static uint32_t emulate_dot(unsigned chains, unsigned iters, uint64_t g, int skip,
+                            uint64_t *top)
 {
     static const uint64_t coef[4] = { 3, 5, 7, 11 };
     uint32_t sum = 0;
 
-    for (unsigned k = 0; k < 8; k++) {
+    for (unsigned k = 0; k < chains; k++) {
         uint64_t x = 0x01010101u * (1 + k + 8 * (g % 7));
         for (unsigned i = 0; i < iters - (skip == (int)k); i++) {
             uint64_t d = 0;
@@ -225,10 +234,10 @@ static void peak_int8dot(void **state)
     struct clb_peak_expect x;
 
     (void)state;
-    clb_peak_expect_init(&x, "int8dot", 4, 1024);
+    clb_peak_expect_init(&x, "int8dot", 4, 8, 1024);
     assert_true(x.integer && x.form == CLB_PEAK_BY_CLASS && x.out_size == 4);
     for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
-        assert_true(clb_peak_expected(&x, items[i]) == emulate_dot(1024, items[i], -1, &top));
+        assert_true(clb_peak_expected(&x, items[i]) == emulate_dot(8, 1024, items[i], -1, &top));
     /* Far from saturation: dot_acc_sat is then an exact multiply-add. */
     assert_true(top < (UINT64_C(1) << 30));
     for (size_t i = 0; i < N; i++)
@@ -236,7 +245,7 @@ static void peak_int8dot(void **state)
     assert_true(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
     /* Any chain one round short: the chains only grow, so the sum is short. */
     for (int k = 0; k < 8; k++) {
-        buf[37] = emulate_dot(1024, 37, k, &top);
+        buf[37] = emulate_dot(8, 1024, 37, k, &top);
         assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
         assert_non_null(strstr(why, "work-item 37 "));
     }
@@ -252,8 +261,12 @@ static void peak_int8dot(void **state)
             assert_true(x.by_class[a] != x.by_class[b]);
     /* Fewer rounds, a different answer. */
     struct clb_peak_expect y;
-    clb_peak_expect_init(&y, "int8dot", 4, 1023);
+    clb_peak_expect_init(&y, "int8dot", 4, 8, 1023);
     assert_true(y.by_class[3] != x.by_class[3]);
+    /* Fewer chains: the sum of those alone. */
+    clb_peak_expect_init(&y, "int8dot", 4, 3, 1024);
+    for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
+        assert_true(clb_peak_expected(&y, items[i]) == emulate_dot(3, 1024, items[i], -1, &top));
 }
 
 /* Arrays of n elements (float or double) all holding v. */
@@ -284,7 +297,7 @@ static void peak_verify_chunk(void **state)
 
     (void)state;
     for (size_t p = 0; p < N_PRECS; p++) {
-        clb_peak_expect_init(&x, precs[p], 4, 1024);
+        clb_peak_expect_init(&x, precs[p], 4, 8, 1024);
         for (size_t i = 0; i < N; i++)
             store(&x, buf, i, clb_peak_expected(&x, first + i));
         assert_true(clb_peak_verify(&x, first, buf, N, why, sizeof(why)));
@@ -292,6 +305,34 @@ static void peak_verify_chunk(void **state)
         store(&x, buf, 9, clb_peak_expected(&x, first + 10));
         assert_false(clb_peak_verify(&x, first, buf, N, why, sizeof(why)));
         assert_non_null(strstr(why, "work-item 3145742 ")); /* first + 9 */
+    }
+}
+
+/*
+ * The chain counts, value by value: CPUs 8 always; GPUs hold chains x width
+ * elements (each at least a 32-bit word) within 64 words, 1 to 8 chains.
+ */
+static void peak_chain_rule(void **state)
+{
+    static const struct {
+        unsigned width;
+        size_t bytes;
+        unsigned gpu;
+    } cases[] = {
+        { 1, 4, 8 },  { 8, 4, 8 },  { 16, 4, 4 },  /* fp32, int32 */
+        { 1, 8, 8 },  { 4, 8, 8 },  { 8, 8, 4 },  { 16, 8, 2 }, /* fp64 */
+        { 8, 2, 8 },  { 16, 2, 4 }, { 16, 1, 4 }, /* fp16, int16, int8: a word each */
+        { 32, 8, 1 }, { 64, 8, 1 }, /* beyond any kernel: still one chain */
+        { 3, 4, 8 },  { 6, 4, 8 },  { 12, 4, 5 }, { 5, 8, 6 },
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const unsigned got = clb_peak_chains(true, cases[i].width, cases[i].bytes);
+        if (got != cases[i].gpu)
+            fail_msg("gpu, width %u of %zu bytes: %u chains, expected %u", cases[i].width,
+                     cases[i].bytes, got, cases[i].gpu);
+        assert_int_equal(clb_peak_chains(false, cases[i].width, cases[i].bytes), 8);
     }
 }
 
@@ -830,6 +871,7 @@ int main(void)
         cmocka_unit_test(peak_copied_results_fail),
         cmocka_unit_test(peak_int8dot),
         cmocka_unit_test(peak_verify_chunk),
+        cmocka_unit_test(peak_chain_rule),
         cmocka_unit_test(peak_launch_sizing),
         cmocka_unit_test(peak_c_version),
         cmocka_unit_test(stream_start_pattern),

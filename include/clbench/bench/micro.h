@@ -65,7 +65,8 @@ struct clb_micro_row {
         uint64_t elements;      /* bandwidth: per array (the streams; 0 for local) */
         unsigned width;         /* peak: the kernel's vector width (WIDTH; int8dot: 1, a
                                    packed uint) */
-        unsigned chains;        /* peak: independent chains per work-item (host: accumulators) */
+        unsigned chains;        /* peak: independent chains per work-item, the kernel's CHAINS
+                                   (clb_peak_chains; host: accumulators) */
         char options[160];      /* peak on OpenCL: the kernel's build options; else "" */
     } launch;
     /* bandwidth of the three stream arrays only (set by clb_bandwidth_run, then the attach
@@ -149,7 +150,8 @@ struct clb_micro_options {
     const char *const *precisions; /* peak: only these ("fp32", ...); NULL: all */
     size_t n_precisions;
     bool all_variants;        /* host peak: every ISA variant, not only the best (for -v) */
-    enum clb_code_path code_path; /* bandwidth: the kernels' variant (auto: the device's type) */
+    enum clb_code_path code_path; /* bandwidth: the kernels' variant; peak: whose chain counts
+                                     (clb_peak_chains); auto: the device's type */
 };
 
 /*
@@ -227,7 +229,7 @@ double clb_micro_bandwidth(const struct clb_micro_results *r, const struct clb_d
  * for 1024); int8dot: x0 = 0x01010101 (1 + k + 8 (g mod 7)), then
  * x <- x + the dot product of x's bytes with (3, 5, 7, 11) (unsigned,
  * cl_khr_integer_dot_product's dot_acc_sat, never saturating). A
- * work-item returns the sum of its 8 chains over its lanes (wrapping in
+ * work-item returns the sum of its chains (k = 0 .. chains - 1) over its lanes (wrapping in
  * uint32 for int32 and int8dot; int16 and int8 sum their chains' values
  * in uint32, which never wraps): exact in every precision, so any
  * difference is a fault (a skipped round, a lane or a work-item computed
@@ -246,7 +248,7 @@ enum clb_peak_form {
     CLB_PEAK_LINEAR,   /* int32: slope g + offset (mod 2^32) */
     CLB_PEAK_WRAPPED,  /* int16, int8: each chain wraps, their sum does not: the sum over
                           chains j of (ends[j] + u) & mask, u = slope g & mask (a sum of
-                          8 W chains mod 2^8 could not tell a loop that never ran) */
+                          chains x W chains mod 2^8 could not tell a loop that never ran) */
 };
 
 struct clb_peak_expect {
@@ -256,13 +258,31 @@ struct clb_peak_expect {
     double by_class[7];
     uint32_t slope, offset, mask; /* WRAPPED: offset is the sum of ends */
     uint32_t ends[128];     /* WRAPPED: each chain's end for g = 0, sorted */
-    unsigned n_chains;      /* WRAPPED: 8 x width */
+    unsigned n_chains;      /* WRAPPED: chains x width */
 };
 
-/* For `iters` rounds (the kernel's arithmetic is exact up to 1024) of WIDTH-lane vectors
- * (1..16; int8dot: 4). */
+/*
+ * Independent chains per work-item (the kernel's -DCHAINS) for vectors of
+ * `width` elements of `element_bytes` each (the kernel's WIDTH and T: int8dot
+ * 1 and 4). CPUs (gpu false) take 8: pocl vectorises across work-items, and
+ * an FMA's latency (~4 cycles) times its 2 pipes needs 8 in flight. GPUs
+ * hold a work-item's live accumulators, chains x width elements of at least
+ * one 32-bit register each (narrow types are not reliably packed), to
+ * CLB_PEAK_GPU_WORDS: chains = min(8, max(1, 64 / (width x words))). Every
+ * FMA pipe there is fed by other warps as well (a GPU interleaves many
+ * per scheduler), so 64 independent element FMAs per work-item and round
+ * are ample, while 64 words leave room in a 128-register work-item for
+ * temporaries and the occupancy that hides latency, far below the 255-256
+ * registers past which NVIDIA's and AMD's compilers spill (8 chains of
+ * fp64 x16 would be 256 words before any temporary).
+ */
+enum { CLB_PEAK_GPU_WORDS = 64, CLB_PEAK_MAX_CHAINS = 8 };
+unsigned clb_peak_chains(bool gpu, unsigned width, size_t element_bytes);
+
+/* For `iters` rounds (the kernel's arithmetic is exact up to 1024) of `chains` (1..8)
+ * chains of WIDTH-lane vectors (1..16; int8dot: 4). */
 void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsigned width,
-                          unsigned iters);
+                          unsigned chains, unsigned iters);
 /* The value work-item `item` must return (integers: the unsigned value as a double). */
 double clb_peak_expected(const struct clb_peak_expect *x, uint64_t item);
 /*
