@@ -467,8 +467,7 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
     }
     s->data = data;
     s->env = env;
-    const bool gpu = data->code_path == CLB_CODE_PATH_AUTO ? !clb_device_is_cpu(dev)
-                                                           : data->code_path == CLB_CODE_PATH_GPU;
+    const bool gpu = clb_code_path_gpu(data->code_path, clb_device_is_cpu(dev));
     if (exact) {
         s->p = *exact;
         if (!params_valid(dev, data->precision, &s->p)) {

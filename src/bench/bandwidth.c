@@ -149,12 +149,17 @@ struct stream {
     cl_mem a, b, c, partial[N_KERNELS]; /* partial sums of dot, read, dot chunked */
     size_t n;
     size_t global[N_KERNELS], local[N_KERNELS], n_partial[N_KERNELS];
-    bool used[N_KERNELS];    /* the kernels this code path runs */
     /* Each kernel's own fault (creating it, its arguments, its grid, an enqueue or wait):
      * "" while it stands; a kernel with one runs no more and fails only its own row. */
     char fault[N_KERNELS][256];
     cl_int profiling[N_KERNELS]; /* the first error a call's profiling info gave; else 0 */
 };
+
+/* Whether the stream's code path runs kernel i (the chunked dot: the cpu path only). */
+static bool used(const struct stream *s, int i)
+{
+    return s->cpu || i != K_DOT_CHUNKED;
+}
 
 static void stream_release(struct stream *s)
 {
@@ -362,7 +367,7 @@ static int stream_setup(struct stream *s, const struct clb_device *dev, struct c
     stream_grid(s, dev);
     for (int i = 0; i < N_KERNELS; i++) {
         struct clb_error own = { "" };
-        if (s->used[i] && stream_kernel(s, dev, i, &own))
+        if (used(s, i) && stream_kernel(s, dev, i, &own))
             snprintf(s->fault[i], sizeof(s->fault[i]), "%s", own.msg);
     }
     return stream_init(s, e);
@@ -637,7 +642,7 @@ static int stream_check(struct stream *s, unsigned iters, struct clb_stream_verd
     double *sums[N_KERNELS] = { [K_DOT] = &o.dot, [K_READ] = &o.read,
                                 [K_DOT_CHUNKED] = &o.dot_chunked };
     for (int i = K_DOT; i < N_KERNELS; i++)
-        if (s->used[i] && !s->fault[i][0] && partial_sum(s, i, partial, sums[i], e))
+        if (used(s, i) && !s->fault[i][0] && partial_sum(s, i, partial, sums[i], e))
             goto out;
     clb_stream_verify(&o, v);
     rc = 0;
@@ -730,8 +735,6 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     struct clb_stream_verdict verdict = { "", "", "", "" };
     unsigned since_init = 0;
 
-    for (int i = 0; i < n_rows; i++)
-        s.used[i] = true;
     for (int i = 0; i < n_rows; i++)
         if (!clb_micro_add(out, dev, "bandwidth", "gbps"))
             return -1;
@@ -973,8 +976,7 @@ int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env
         fp64 = clb_device_bool(dev, CLB_PROP_FP64);
         fp32 = !fp64;
     }
-    const bool cpu = opt->code_path == CLB_CODE_PATH_AUTO ? clb_device_is_cpu(dev)
-                                                          : opt->code_path == CLB_CODE_PATH_CPU;
+    const bool cpu = !clb_code_path_gpu(opt->code_path, clb_device_is_cpu(dev));
     /* The device's clock needs a profiling queue: the caller's, or one of our own beside it
      * (a queue that cannot be made leaves every row on the host's clock, as rows say). */
     struct clb_cl_env timed = *env;

@@ -329,8 +329,7 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
         clb_peak_max_global(clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES), t->out_size);
     double seconds;
     const double target = opt->target_s > 0 ? opt->target_s : 0.02;
-    const bool gpu = opt->code_path == CLB_CODE_PATH_AUTO ? !clb_device_is_cpu(dev)
-                                                          : opt->code_path == CLB_CODE_PATH_GPU;
+    const bool gpu = clb_code_path_gpu(opt->code_path, clb_device_is_cpu(dev));
     const unsigned chains = clb_peak_chains(gpu, dot ? 1 : width, t->size);
 
     row->status = CLB_ROW_OK;

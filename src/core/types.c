@@ -19,6 +19,11 @@ const char *clb_code_path_name(enum clb_code_path c)
     return (unsigned)c <= CLB_CODE_PATH_GPU ? names[c] : "?";
 }
 
+bool clb_code_path_gpu(enum clb_code_path c, bool device_is_cpu)
+{
+    return c == CLB_CODE_PATH_AUTO ? !device_is_cpu : c == CLB_CODE_PATH_GPU;
+}
+
 size_t clb_precision_bytes(enum clb_precision p)
 {
     return p == CLB_FP64 ? 8 : p == CLB_FP16 ? 2 : 4;

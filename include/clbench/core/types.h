@@ -44,6 +44,8 @@ double clb_half_to_double(uint16_t bits);
 enum clb_code_path { CLB_CODE_PATH_AUTO, CLB_CODE_PATH_CPU, CLB_CODE_PATH_GPU };
 
 const char *clb_code_path_name(enum clb_code_path c); /* "auto", "cpu", "gpu" */
+/* Whether c runs the GPU family on a device that is (device_is_cpu) or is not a CPU. */
+bool clb_code_path_gpu(enum clb_code_path c, bool device_is_cpu);
 
 enum clb_row_status {
     CLB_ROW_OK,          /* measured and verified */
