@@ -170,10 +170,9 @@ static json_t *value_or_null(json_t *v)
     return v ? v : json_null();
 }
 
-static int write_json(FILE *out, const struct clb_comparison *c)
+static json_t *files_json(const struct clb_comparison *c)
 {
-    json_t *root = json_object(), *files = json_array(), *rows = json_array(),
-           *groups = json_array(), *unpaired = json_array(), *ignored = json_array();
+    json_t *files = json_array();
 
     for (size_t i = 0; i < c->n_files; i++)
         json_array_append_new(files, json_pack("{s:s, s:s, s:s, s:b}", "path",
@@ -181,59 +180,73 @@ static int write_json(FILE *out, const struct clb_comparison *c)
                                                c->files[i]->version, "created",
                                                c->files[i]->created, "complete",
                                                c->files[i]->complete));
-    for (size_t r = 0; r < c->n_rows; r++) {
-        const struct clb_compare_row *row = &c->rows[r];
-        json_t *values = json_array(), *ratios = json_array(), *devices = json_array(),
-               *hosts = json_array(), *ranks = json_array(), *local_ranks = json_array();
-        for (size_t i = 0; i < c->n_files; i++) {
-            const struct clb_result_row *ri = row->row[i];
-            const struct clb_result_row *fleet = ri && ri->host ? ri : NULL;
-            json_array_append_new(values, ri && ri->has_value ? json_real(ri->value) : json_null());
-            json_array_append_new(devices, ri ? json_string(ri->device) : json_null());
-            json_array_append_new(hosts, json_place_host(fleet));
-            json_array_append_new(local_ranks, json_place_rank(fleet));
-            json_array_append_new(ranks, fleet ? json_integer(fleet->rank) : json_null());
-            json_array_append_new(ratios, i == 0 ? json_real(1.0)
-                                          : row->ratio[i] > 0 ? json_real(row->ratio[i])
-                                                              : json_null());
-        }
-        json_array_append_new(rows, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
-                                              "benchmark", row->row[0]->benchmark, "case",
-                                              row->row[0]->case_, "backend", row->row[0]->backend,
-                                              "metric", row->row[0]->metric, "devices", devices,
-                                              "hosts", hosts, "local_ranks", local_ranks, "ranks",
-                                              ranks, "values", values, "ratios", ratios));
+    return files;
+}
+
+/* One lined-up figure: where each file measured it, its values and ratios to the first's. */
+static json_t *row_json(const struct clb_comparison *c, const struct clb_compare_row *row)
+{
+    json_t *values = json_array(), *ratios = json_array(), *devices = json_array(),
+           *hosts = json_array(), *ranks = json_array(), *local_ranks = json_array();
+
+    for (size_t i = 0; i < c->n_files; i++) {
+        const struct clb_result_row *ri = row->row[i];
+        const struct clb_result_row *fleet = ri && ri->host ? ri : NULL;
+        json_array_append_new(values, ri && ri->has_value ? json_real(ri->value) : json_null());
+        json_array_append_new(devices, ri ? json_string(ri->device) : json_null());
+        json_array_append_new(hosts, json_place_host(fleet));
+        json_array_append_new(local_ranks, json_place_rank(fleet));
+        json_array_append_new(ranks, fleet ? json_integer(fleet->rank) : json_null());
+        json_array_append_new(ratios, i == 0 ? json_real(1.0)
+                                      : row->ratio[i] > 0 ? json_real(row->ratio[i])
+                                                          : json_null());
     }
-    for (size_t g = 0; g < c->n_groups; g++) {
-        const struct clb_compare_group *gr = &c->groups[g];
-        json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:I, "
-                                                "s:f}", "file", c->files[gr->file]->path,
-                                                "benchmark", gr->benchmark, "metric", gr->metric,
-                                                "device_first", gr->device0, "device",
-                                                gr->device, "backend", gr->backend, "host",
-                                                gr->host ? json_string(gr->host) : json_null(),
-                                                "local_rank",
-                                                gr->host ? json_integer(gr->local_rank)
-                                                         : json_null(),
-                                                "n", (json_int_t)gr->n, "geomean", gr->geomean));
-    }
-    for (size_t k = 0; k < c->n_unpaired; k++) {
-        const struct clb_compare_unpaired *u = &c->unpaired[k];
-        json_t *diffs = json_array();
-        for (size_t d = 0; d < u->n_diffs; d++)
-            json_array_append_new(diffs, json_pack("{s:s, s:[OO]}", "field", u->diff[d].key,
-                                                   "values", value_or_null(u->diff[d].first),
-                                                   value_or_null(u->diff[d].other)));
-        const struct clb_result_row *p = unpaired_place(u);
-        json_array_append_new(unpaired, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
-                                                  "benchmark", u->first->benchmark, "case",
-                                                  u->first->case_, "backend", u->first->backend,
-                                                  "device", u->first->device, "file",
-                                                  c->files[u->file]->path, "device_in_file",
-                                                  u->other->device, "host", json_place_host(p),
-                                                  "local_rank", json_place_rank(p),
-                                                  "differences", diffs));
-    }
+    return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "benchmark", row->row[0]->benchmark, "case",
+                     row->row[0]->case_, "backend", row->row[0]->backend,
+                     "metric", row->row[0]->metric, "devices", devices,
+                     "hosts", hosts, "local_ranks", local_ranks, "ranks",
+                     ranks, "values", values, "ratios", ratios);
+}
+
+static json_t *group_json(const struct clb_comparison *c, const struct clb_compare_group *gr)
+{
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:I, "
+                     "s:f}", "file", c->files[gr->file]->path,
+                     "benchmark", gr->benchmark, "metric", gr->metric,
+                     "device_first", gr->device0, "device",
+                     gr->device, "backend", gr->backend, "host",
+                     gr->host ? json_string(gr->host) : json_null(),
+                     "local_rank",
+                     gr->host ? json_integer(gr->local_rank)
+                              : json_null(),
+                     "n", (json_int_t)gr->n, "geomean", gr->geomean);
+}
+
+/* A row another file measured another way, with the fields that differ. */
+static json_t *unpaired_json(const struct clb_comparison *c, const struct clb_compare_unpaired *u)
+{
+    json_t *diffs = json_array();
+
+    for (size_t d = 0; d < u->n_diffs; d++)
+        json_array_append_new(diffs, json_pack("{s:s, s:[OO]}", "field", u->diff[d].key,
+                                               "values", value_or_null(u->diff[d].first),
+                                               value_or_null(u->diff[d].other)));
+    const struct clb_result_row *p = unpaired_place(u);
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
+                     "benchmark", u->first->benchmark, "case",
+                     u->first->case_, "backend", u->first->backend,
+                     "device", u->first->device, "file",
+                     c->files[u->file]->path, "device_in_file",
+                     u->other->device, "host", json_place_host(p),
+                     "local_rank", json_place_rank(p),
+                     "differences", diffs);
+}
+
+static json_t *ignored_json(const struct clb_comparison *c)
+{
+    json_t *ignored = json_array();
+
     for (size_t k = 0; k < c->n_ignored; k++) {
         json_t *values = json_array();
         for (size_t i = 0; i < c->n_files; i++)
@@ -241,6 +254,20 @@ static int write_json(FILE *out, const struct clb_comparison *c)
         json_array_append_new(ignored, json_pack("{s:s, s:o}", "field", c->ignored[k].field,
                                                  "values", values));
     }
+    return ignored;
+}
+
+static int write_json(FILE *out, const struct clb_comparison *c)
+{
+    json_t *root = json_object(), *files = files_json(c), *rows = json_array(),
+           *groups = json_array(), *unpaired = json_array(), *ignored = ignored_json(c);
+
+    for (size_t r = 0; r < c->n_rows; r++)
+        json_array_append_new(rows, row_json(c, &c->rows[r]));
+    for (size_t g = 0; g < c->n_groups; g++)
+        json_array_append_new(groups, group_json(c, &c->groups[g]));
+    for (size_t k = 0; k < c->n_unpaired; k++)
+        json_array_append_new(unpaired, unpaired_json(c, &c->unpaired[k]));
     json_object_set_new(root, "files", files);
     json_object_set_new(root, "rows", rows);
     json_object_set_new(root, "geomeans", groups);

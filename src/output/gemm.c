@@ -8,21 +8,14 @@
 #include "clbench/output/micro.h"
 #include "clbench/output/table.h"
 #include "clbench/util/units.h"
-
-/* A spread (coefficient of variation) above this marks a row as noisy. */
-#define NOISY_CV 0.10
+#include "gemm_internal.h"
 
 static void shape_label(struct clb_gemm_shape s, char *buf, size_t len)
 {
     snprintf(buf, len, "%" PRIu64 "x%" PRIu64 "x%" PRIu64, s.m, s.n, s.k);
 }
 
-/*
- * The shape, the mode where it is not the default ("128x96x64 TN col ld+3
- * off16"), and what the shape stands for in a model (gemm --shapes):
- * "512x12288x4096 (qkv, prefill)".
- */
-static void row_shape_label(const struct clb_gemm_row *row, char *buf, size_t len)
+void clb_gemm_row_label(const struct clb_gemm_row *row, char *buf, size_t len)
 {
     char dims[64], mode[48];
 
@@ -42,245 +35,6 @@ static void row_lds(const struct clb_gemm_row *row, uint64_t ld[3])
         struct clb_gemm_matrix_layout l;
         clb_gemm_layout(&row->mode, row->shape, (enum clb_gemm_matrix)w, &l);
         ld[w] = l.ld;
-    }
-}
-
-static void check_label(const struct clb_gemm_row *row, char *buf, size_t len)
-{
-    switch (row->status) {
-    case CLB_ROW_OK:
-        snprintf(buf, len, "OK (%s, rel %.1e)",
-                 row->verify.method == CLB_VERIFY_FULL ? "full" : "Freivalds",
-                 row->verify.rel_err);
-        return;
-    case CLB_ROW_FAILED:
-        snprintf(buf, len, "FAILED: %s", row->reason);
-        return;
-    default:
-        snprintf(buf, len, "%s: %s", clb_row_status_name(row->status), row->reason);
-        return;
-    }
-}
-
-/* "████▌" scaled so that `full` fills `width` cells; speedups read at a glance. */
-static void bar(double v, double full, int width, char *buf, size_t len)
-{
-    static const char *const eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
-    int units = full > 0 ? (int)lround(v / full * width * 8) : 0;
-    size_t used = 0;
-
-    if (units > width * 8)
-        units = width * 8;
-    if (units < 1 && v > 0)
-        units = 1;
-    buf[0] = '\0';
-    for (int i = 0; i < units / 8 && used + 4 < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "█");
-    if (used + 4 < len)
-        snprintf(buf + used, len - used, "%s", eighths[units % 8]);
-}
-
-/* "93.1%", or "104.2% ^" above the peak (the peak was under-measured). */
-static bool percent(double gflops, double peak, char *buf, size_t len)
-{
-    if (!(peak > 0))
-        return false;
-    snprintf(buf, len, "%.1f%%%s", 100.0 * gflops / peak, gflops > peak ? " ^" : "");
-    return gflops > peak;
-}
-
-/* Why stored tuning was not applied, once per backend, precision and note. */
-static void write_tuning_notes(FILE *out, const struct clb_gemm_results *res)
-{
-    for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_gemm_row *row = &res->rows[i];
-        bool seen = !row->tuning_note[0];
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = res->rows[j].backend == row->backend &&
-                   res->rows[j].precision == row->precision &&
-                   !strcmp(res->rows[j].tuning_note, row->tuning_note);
-        if (!seen)
-            fprintf(out, "tuning: %s %s: %s\n", row->backend_name,
-                    clb_precision_name(row->precision), row->tuning_note);
-    }
-}
-
-static int write_table(FILE *out, const struct clb_gemm_report *r)
-{
-    const struct clb_gemm_results *res = r->results;
-    const bool e2e = r->options->transfers;
-    const char *head[] = { "DEVICE",     "BACKEND",     "PREC",   "M x N x K", "FIRST CALL",
-                           "MEDIAN",     "GFLOP/S",     "% DEV PEAK", "% HOST PEAK",
-                           "SPREAD",     "SPEEDUP",     "",       "CHECK",     "E2E",
-                           "E2E GFLOP/S" };
-    size_t n_cols = e2e ? 15 : 13;
-    struct clb_table *t = clb_table_create(head, n_cols);
-    double max_speedup = 1.0;
-    bool noisy = false, above = false, dev_peak = false, host_peak = false;
-
-    if (!t)
-        return -1;
-    for (size_t c = 4; c <= 10; c++)
-        clb_table_align_right(t, c);
-    clb_table_align_right(t, 13);
-    clb_table_align_right(t, 14);
-    for (size_t i = 0; i < res->n_rows; i++)
-        if (res->rows[i].speedup > max_speedup)
-            max_speedup = res->rows[i].speedup;
-
-    for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_gemm_row *row = &res->rows[i];
-        char dev[160], shape[128], first[32] = "", med[32] = "", gf[48] = "", spread[32] = "",
-             speed[32] = "", bars[64] = "", check[700], e2e_t[32] = "", e2e_gf[32] = "",
-             pct_dev[16] = "", pct_host[16] = "";
-        const bool m = clb_gemm_row_measured(row);
-
-        clb_device_label(row->device, dev, sizeof(dev));
-        row_shape_label(row, shape, sizeof(shape));
-        check_label(row, check, sizeof(check));
-        if (row->first_call_s > 0)
-            clb_format_seconds(row->first_call_s, first, sizeof(first));
-        if (m) {
-            clb_format_seconds(row->time_s.median, med, sizeof(med));
-            snprintf(spread, sizeof(spread), "±%.1f%%%s", row->time_s.cv * 100.0,
-                     row->time_s.cv > NOISY_CV ? " !" : "");
-            noisy |= row->time_s.cv > NOISY_CV;
-        }
-        /* A wrong result's rate means nothing: no figure, no % of peak, no speedup. */
-        if (m && row->status != CLB_ROW_OK)
-            snprintf(gf, sizeof(gf), "unverified");
-        if (m && row->status == CLB_ROW_OK) {
-            clb_format_flops(row->gflops, gf, sizeof(gf));
-            above |= percent(row->gflops, row->device_peak_gflops, pct_dev, sizeof(pct_dev));
-            above |= percent(row->gflops, row->host_peak_gflops, pct_host, sizeof(pct_host));
-            dev_peak |= row->device_peak_gflops > 0;
-            host_peak |= row->host_peak_gflops > 0;
-        }
-        if (row->speedup > 0) {
-            snprintf(speed, sizeof(speed), "%.2fx", row->speedup);
-            bar(row->speedup, max_speedup, 12, bars, sizeof(bars));
-        }
-        if (row->e2e_s.n) {
-            clb_format_seconds(row->e2e_s.median, e2e_t, sizeof(e2e_t));
-            if (row->status == CLB_ROW_OK)
-                clb_format_flops(row->e2e_gflops, e2e_gf, sizeof(e2e_gf));
-            else
-                snprintf(e2e_gf, sizeof(e2e_gf), "unverified");
-        }
-        char backend[80];
-        if (row->tuned)
-            snprintf(backend, sizeof(backend), "%s (tuned @%" PRIu64 ")", row->backend_name,
-                     row->tuned_at);
-        else
-            snprintf(backend, sizeof(backend), "%s", row->backend_name);
-        const char *cells[] = { dev,      backend, clb_precision_name(row->precision),
-                                shape,    first,   med, gf, pct_dev, pct_host, spread, speed,
-                                bars,     check,   e2e_t, e2e_gf };
-        if (clb_table_add(t, cells)) {
-            clb_table_destroy(t);
-            return -1;
-        }
-    }
-    clb_table_print(t, out);
-    clb_table_destroy(t);
-    if (dev_peak)
-        fprintf(out, "%% DEV PEAK: of the device's own peak, measured with clbench's OpenCL "
-                     "kernel (clbench peak): its headline width's fastest verified call (BEST)\n");
-    if (host_peak)
-        fprintf(out, "%% HOST PEAK: of the host CPU's own FMA peak, measured in C on every "
-                     "available CPU (host CPU rows of clbench peak, their fastest verified call); "
-                     "for OpenBLAS on fewer threads "
-                     "than physical cores, its share: threads / cores\n");
-    if (above)
-        fprintf(out, "^ above the measured peak: the peak was under-measured (the machine was "
-                     "busy while it ran, or the peak kernel is slower than this code); rerun "
-                     "clbench peak\n");
-    if (noisy)
-        fprintf(out, "! spread (coefficient of variation of the timed calls) above %.0f%%: "
-                     "the machine was busy or the clock ramped; rerun with --min-time\n",
-                NOISY_CV * 100.0);
-    write_tuning_notes(out, res);
-    return 0;
-}
-
-/* Per precision, at the largest problem measured: who was fastest, and by how much. */
-static void write_summary(FILE *out, const struct clb_gemm_report *r)
-{
-    const struct clb_gemm_results *res = r->results;
-
-    for (size_t pi = 0; pi < r->options->n_precisions; pi++) {
-        const enum clb_precision p = r->options->precisions[pi];
-        const struct clb_gemm_row *best = NULL, *base = NULL, *best_dev = NULL;
-        double largest = 0;
-
-        for (size_t i = 0; i < res->n_rows; i++) {
-            const struct clb_gemm_row *row = &res->rows[i];
-            if (row->precision == p && row->status == CLB_ROW_OK &&
-                clb_gemm_flops(row->shape) > largest)
-                largest = clb_gemm_flops(row->shape);
-        }
-        for (size_t i = 0; i < res->n_rows; i++) {
-            const struct clb_gemm_row *row = &res->rows[i];
-            if (row->precision != p || row->status != CLB_ROW_OK ||
-                clb_gemm_flops(row->shape) != largest)
-                continue;
-            if (!best || row->gflops > best->gflops)
-                best = row;
-            if (row->backend == res->baseline)
-                base = row;
-            else if (!best_dev || row->gflops > best_dev->gflops)
-                best_dev = row;
-        }
-        if (!best)
-            continue;
-        char dev[160], shape[128], gf[32], bgf[32];
-        row_shape_label(best, shape, sizeof(shape));
-        clb_device_label(best->device, dev, sizeof(dev));
-        clb_format_flops(best->gflops, gf, sizeof(gf));
-        fprintf(out, "fastest %s at %s: %s (%s), %s", clb_precision_name(p), shape, dev,
-                best->backend_name, gf);
-        if (base && best != base) {
-            clb_format_flops(base->gflops, bgf, sizeof(bgf));
-            fprintf(out, ", %.1fx the CPU baseline (%s %s)\n", best->speedup,
-                    base->backend_name, bgf);
-        } else if (base && best_dev) {
-            clb_device_label(best_dev->device, dev, sizeof(dev));
-            clb_format_flops(best_dev->gflops, gf, sizeof(gf));
-            fprintf(out, " (the CPU baseline); best OpenCL device: %s (%s), %s, %.2fx the "
-                         "baseline\n", dev, best_dev->backend_name, gf, best_dev->speedup);
-        } else {
-            fputc('\n', out);
-        }
-        const struct clb_gemm_row *dev_row = best->device ? best : best_dev;
-        char peak[32];
-        if (dev_row && dev_row->device_peak_gflops > 0) {
-            clb_format_flops(dev_row->device_peak_gflops, peak, sizeof(peak));
-            fprintf(out, "%s %s on %s reached %.0f%% of this device's measured peak (%s)\n",
-                    dev_row->backend_name, clb_precision_name(p),
-                    clb_device_str(dev_row->device, CLB_PROP_NAME),
-                    100.0 * dev_row->gflops / dev_row->device_peak_gflops, peak);
-        }
-        char what[200];
-        if (dev_row && dev_row->datasheet.value > 0) {
-            clb_format_flops(dev_row->datasheet.value, peak, sizeof(peak));
-            clb_datasheet_what(&dev_row->datasheet, what, sizeof(what));
-            fprintf(out, "%s %s on %s reached %.1f%% of %s (%s)\n", dev_row->backend_name,
-                    clb_precision_name(p), clb_device_str(dev_row->device, CLB_PROP_NAME),
-                    100.0 * dev_row->gflops / dev_row->datasheet.value, what, peak);
-        }
-        if (base && base->host_peak_gflops > 0) {
-            clb_format_flops(base->host_peak_gflops, peak, sizeof(peak));
-            fprintf(out, "%s %s reached %.0f%% of the host CPU's own FMA peak (%s)\n",
-                    base->backend_name, clb_precision_name(p),
-                    100.0 * base->gflops / base->host_peak_gflops, peak);
-        }
-        if (base && base->datasheet.value > 0) {
-            clb_format_flops(base->datasheet.value, peak, sizeof(peak));
-            clb_datasheet_what(&base->datasheet, what, sizeof(what));
-            fprintf(out, "%s %s reached %.1f%% of %s (%s)\n", base->backend_name,
-                    clb_precision_name(p), 100.0 * base->gflops / base->datasheet.value, what,
-                    peak);
-        }
     }
 }
 
@@ -326,20 +80,15 @@ static json_t *config_json(const struct clb_gemm_row *row, const struct clb_gemm
     return c;
 }
 
-static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_results *res,
-                        const struct clb_gemm_options *opt, const struct clb_run_record *rec)
+/* Who measured what: the row's identity, its backend and tuning, and its config. */
+static void identity_json(json_t *o, const struct clb_gemm_row *row,
+                          const struct clb_gemm_results *res, const struct clb_gemm_options *opt,
+                          const struct clb_run_record *rec)
 {
-    char id[32];
-    json_t *o = json_object(), *times = json_array();
+    char id[32], case_[160], shape[128];
 
-    if (!o || !times) {
-        json_decref(o);
-        json_decref(times);
-        return NULL;
-    }
     clb_device_id(row->device, id, sizeof(id));
-    char case_[160], shape[128];
-    row_shape_label(row, shape, sizeof(shape));
+    clb_gemm_row_label(row, shape, sizeof(shape));
     snprintf(case_, sizeof(case_), "%s %s", clb_precision_name(row->precision), shape);
     json_object_set_new(o, "benchmark", json_string("gemm"));
     json_object_set_new(o, "case", json_string(case_));
@@ -362,11 +111,17 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     json_object_set_new(o, "kernel", row->kernel[0] ? json_string(row->kernel) : json_null());
     json_object_set_new(o, "baseline", json_boolean(row->backend == res->baseline));
     json_object_set_new(o, "config", config_json(row, opt, rec));
+}
+
+/* The problem: precision, shape, mode and leading dimensions, and its flops. */
+static void problem_json(json_t *o, const struct clb_gemm_row *row)
+{
+    uint64_t ld[3];
+
     json_object_set_new(o, "precision", json_string(clb_precision_name(row->precision)));
     json_object_set_new(o, "m", json_integer((json_int_t)row->shape.m));
     json_object_set_new(o, "n", json_integer((json_int_t)row->shape.n));
     json_object_set_new(o, "k", json_integer((json_int_t)row->shape.k));
-    uint64_t ld[3];
     row_lds(row, ld);
     json_object_set_new(o, "trans", json_string(clb_gemm_mode_trans(&row->mode)));
     json_object_set_new(o, "layout", json_string(clb_gemm_mode_layout(&row->mode)));
@@ -375,6 +130,11 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     json_object_set_new(o, "ldc", json_integer((json_int_t)ld[2]));
     json_object_set_new(o, "offset", json_integer((json_int_t)row->mode.offset));
     json_object_set_new(o, "flops", json_real(clb_gemm_flops(row->shape)));
+}
+
+/* Status, every timed call (times: the row's new array, taken) and the figures from them. */
+static void figures_json(json_t *o, const struct clb_gemm_row *row, json_t *times)
+{
     json_object_set_new(o, "status", json_string(clb_row_status_name(row->status)));
     json_object_set_new(o, "reason", row->status == CLB_ROW_OK ? json_null()
                                                                 : json_string(row->reason));
@@ -391,43 +151,67 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     }
     if (row->speedup > 0)
         json_object_set_new(o, "speedup", json_real(row->speedup));
-    if (row->status == CLB_ROW_OK && clb_gemm_row_measured(row)) {
-        if (row->device_peak_gflops > 0) {
-            json_object_set_new(o, "device_peak_gflops", json_real(row->device_peak_gflops));
-            json_object_set_new(o, "percent_of_device_peak",
-                                json_real(100.0 * row->gflops / row->device_peak_gflops));
-        }
-        if (row->host_peak_gflops > 0) {
-            json_object_set_new(o, "host_peak_gflops", json_real(row->host_peak_gflops));
-            json_object_set_new(o, "percent_of_host_peak",
-                                json_real(100.0 * row->gflops / row->host_peak_gflops));
-        }
-        if (row->datasheet.value > 0)
-            json_object_set_new(o, clb_datasheet_ref_key(&row->datasheet),
-                                clb_datasheet_ref_json(&row->datasheet, row->gflops,
-                                                       row->status == CLB_ROW_OK));
-        /* Which statistic of the peak rows these limits are: the fastest verified call. */
-        if (row->device_peak_gflops > 0 || row->host_peak_gflops > 0)
-            json_object_set_new(o, "peak_stat", json_string("best"));
-        if (row->device_peak_gflops > 0 || row->host_peak_gflops > 0)
-            json_object_set_new(o, "above_peak",
-                                json_boolean((row->device_peak_gflops > 0 &&
-                                              row->gflops > row->device_peak_gflops) ||
-                                             (row->host_peak_gflops > 0 &&
-                                              row->gflops > row->host_peak_gflops)));
+}
+
+/* A verified figure held against the measured peaks and the vendor's figure. */
+static void limits_json(json_t *o, const struct clb_gemm_row *row)
+{
+    if (row->status != CLB_ROW_OK || !clb_gemm_row_measured(row))
+        return;
+    if (row->device_peak_gflops > 0) {
+        json_object_set_new(o, "device_peak_gflops", json_real(row->device_peak_gflops));
+        json_object_set_new(o, "percent_of_device_peak",
+                            json_real(100.0 * row->gflops / row->device_peak_gflops));
     }
+    if (row->host_peak_gflops > 0) {
+        json_object_set_new(o, "host_peak_gflops", json_real(row->host_peak_gflops));
+        json_object_set_new(o, "percent_of_host_peak",
+                            json_real(100.0 * row->gflops / row->host_peak_gflops));
+    }
+    if (row->datasheet.value > 0)
+        json_object_set_new(o, clb_datasheet_ref_key(&row->datasheet),
+                            clb_datasheet_ref_json(&row->datasheet, row->gflops,
+                                                   row->status == CLB_ROW_OK));
+    /* Which statistic of the peak rows these limits are: the fastest verified call. */
+    if (row->device_peak_gflops > 0 || row->host_peak_gflops > 0)
+        json_object_set_new(o, "peak_stat", json_string("best"));
+    if (row->device_peak_gflops > 0 || row->host_peak_gflops > 0)
+        json_object_set_new(o, "above_peak",
+                            json_boolean((row->device_peak_gflops > 0 &&
+                                          row->gflops > row->device_peak_gflops) ||
+                                         (row->host_peak_gflops > 0 &&
+                                          row->gflops > row->host_peak_gflops)));
+}
+
+static json_t *verify_json(const struct clb_gemm_row *row)
+{
+    return json_pack("{s:b, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "passed",
+                     row->verify.passed, "method", clb_verify_method_name(row->verify.method),
+                     "max_abs_err", real_or_null(row->verify.max_abs_err), "rel_err",
+                     real_or_null(row->verify.rel_err), "noise_ratio",
+                     real_or_null(row->verify.noise_ratio), "worst_ratio",
+                     real_or_null(row->verify.worst_ratio), "failed_check",
+                     row->verify.passed ? json_null() : json_string(row->verify.failed),
+                     "checked_entries", (json_int_t)row->verify.checked, "results_checked",
+                     (json_int_t)row->n_verified);
+}
+
+static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_results *res,
+                        const struct clb_gemm_options *opt, const struct clb_run_record *rec)
+{
+    json_t *o = json_object(), *times = json_array();
+
+    if (!o || !times) {
+        json_decref(o);
+        json_decref(times);
+        return NULL;
+    }
+    identity_json(o, row, res, opt, rec);
+    problem_json(o, row);
+    figures_json(o, row, times);
+    limits_json(o, row);
     if (row->n_verified)
-        json_object_set_new(
-            o, "verify",
-            json_pack("{s:b, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "passed",
-                      row->verify.passed, "method", clb_verify_method_name(row->verify.method),
-                      "max_abs_err", real_or_null(row->verify.max_abs_err), "rel_err",
-                      real_or_null(row->verify.rel_err), "noise_ratio",
-                      real_or_null(row->verify.noise_ratio), "worst_ratio",
-                      real_or_null(row->verify.worst_ratio), "failed_check",
-                      row->verify.passed ? json_null() : json_string(row->verify.failed),
-                      "checked_entries", (json_int_t)row->verify.checked, "results_checked",
-                      (json_int_t)row->n_verified));
+        json_object_set_new(o, "verify", verify_json(row));
     if (row->e2e_s.n) {
         json_t *e = stats_json(&row->e2e_s);
         if (row->status == CLB_ROW_OK)
@@ -540,17 +324,5 @@ int clb_gemm_write(FILE *out, enum clb_format fmt, const struct clb_gemm_report 
     case CLB_FORMAT_TABLE:
         break;
     }
-    if (r->show_micro && r->micro && r->micro->n_rows) {
-        if (clb_micro_write_table(out, r->micro, false))
-            return -1;
-        fputc('\n', out);
-    }
-    if (write_table(out, r))
-        return -1;
-    fputc('\n', out);
-    clb_result_libraries_text(out, r->meta->record);
-    write_summary(out, r);
-    if (r->results->interrupted)
-        fprintf(out, "interrupted: the results above are what was measured before the signal\n");
-    return 0;
+    return clb_gemm_write_text(out, r);
 }
