@@ -106,12 +106,8 @@ int main(int argc, char **argv)
         free(operands);
         return 1;
     }
-    ((struct clb_common *)config)->device = "all";
-    ((struct clb_common *)config)->straggler = 0.10;
     ((struct clb_common *)config)->argc = full_argc;
     ((struct clb_common *)config)->argv = full_argv;
-    if (cmd->defaults)
-        cmd->defaults(config);
     if (clb_options_parse(cmd, argc, argv, config, operands, &n_operands, &e) != 0) {
         fprintf(stderr, "clbench %s: %s\n", cmd->name, e.msg);
         rc = 2;

@@ -31,16 +31,3 @@ const struct clb_gemm_backend *clb_gemm_backend_find(const char *name)
             return clb_gemm_backends[i];
     return NULL;
 }
-
-void clb_gemm_backends_help(char *buf, size_t len)
-{
-    size_t used = (size_t)snprintf(buf, len, "Backends: ");
-
-    for (size_t i = 0; clb_gemm_backends[i] && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s (%s), ", clb_gemm_backends[i]->name,
-                                 clb_gemm_backends[i]->summary);
-    if (used < len)
-        snprintf(buf + used, len - used,
-                 "or all (default: all); NAME-untuned runs a tunable backend with its built-in "
-                 "parameters");
-}

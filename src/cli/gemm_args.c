@@ -70,6 +70,7 @@ int clb_opt_sizes(const char *arg, void *field, struct clb_error *e)
     struct clb_shape_list *l = field;
     char item[128];
 
+    l->n = 0;
     if (!*arg) {
         clb_error_set(e, "empty value, expected sizes like 512,1024 or 256:4096:x2");
         return -1;

@@ -34,6 +34,11 @@ static int opt_ops(const char *arg, void *field, struct clb_error *e)
     struct op_list *c = field;
 
     c->n = 0;
+    if (!strcmp(arg, "all")) {
+        for (size_t i = 0; clb_collective_ops[i]; i++)
+            c->v[c->n++] = clb_collective_ops[i];
+        return 0;
+    }
     for (const char *s = arg;;) {
         size_t len = strcspn(s, ",");
         bool found = false;
@@ -50,7 +55,7 @@ static int opt_ops(const char *arg, void *field, struct clb_error *e)
         }
         if (!found) {
             clb_error_set(e, "unknown operation '%.*s' (allreduce, allgather, reduce-scatter, "
-                             "broadcast, sendrecv)", (int)len, s);
+                             "broadcast, sendrecv, or all alone)", (int)len, s);
             return -1;
         }
         if (!s[len])
@@ -76,37 +81,27 @@ static int opt_sizes(const char *arg, void *field, struct clb_error *e)
 
 static const struct clb_option collective_options[] = {
     CLB_COMMON_OPTIONS(struct collective_config),
-    { "op", 0, "LIST",
-      "Operations: allreduce, allgather, reduce-scatter, broadcast, sendrecv (default: all)",
-      opt_ops, offsetof(struct collective_config, ops) },
-    { "sizes", 0, "LIST",
-      "Bytes each operation moves (nccl-tests' size), 4 B to 1 GiB (default: 8,1K,64K,1M,16M,"
-      "64M)", opt_sizes, offsetof(struct collective_config, sizes) },
-    { "runs", 0, "N", "Timed calls per figure (default: 10)", clb_opt_positive,
-      offsetof(struct collective_config, runs) },
-    { "warmup", 0, "N", "Untimed calls first (default: 2)", clb_opt_uint,
-      offsetof(struct collective_config, warmup) },
-    { "host-buffers", 0, NULL,
-      "Host memory only; by default each rank's buffers live on its device (the selected "
-      "device at its local rank) and each call reads them to the host, runs MPI and writes "
-      "the result back", NULL, offsetof(struct collective_config, host_buffers) },
-    { "output", 'o', "FILE", "Also write the results to FILE.json or FILE.csv (rank 0)",
-      clb_opt_string, offsetof(struct collective_config, output) },
+    { .name = "op", .metavar = "LIST",
+      .help = "Operations: allreduce, allgather, reduce-scatter, broadcast, sendrecv, or all",
+      .parse = opt_ops, .offset = offsetof(struct collective_config, ops), .def = "all" },
+    { .name = "sizes", .metavar = "LIST",
+      .help = "Bytes each operation moves (nccl-tests' size), 4 B to 1 GiB",
+      .parse = opt_sizes, .offset = offsetof(struct collective_config, sizes),
+      .def = "8,1K,64K,1M,16M,64M" },
+    { .name = "runs", .metavar = "N", .help = "Timed calls per figure", .parse = clb_opt_positive,
+      .offset = offsetof(struct collective_config, runs), .def = "10" },
+    { .name = "warmup", .metavar = "N", .help = "Untimed calls first", .parse = clb_opt_uint,
+      .offset = offsetof(struct collective_config, warmup), .def = "2" },
+    { .name = "host-buffers",
+      .help = "Host memory only; by default each rank's buffers live on its device (the "
+              "selected device at its local rank) and each call reads them to the host, runs "
+              "MPI and writes the result back",
+      .offset = offsetof(struct collective_config, host_buffers) },
+    { .name = "output", .short_name = 'o', .metavar = "FILE",
+      .help = "Also write the results to FILE.json or FILE.csv (rank 0)",
+      .parse = clb_opt_string, .offset = offsetof(struct collective_config, output) },
     { 0 },
 };
-
-static void collective_defaults(void *config)
-{
-    struct collective_config *c = config;
-    static const uint64_t sizes[] = { 8, 1 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20 };
-
-    c->runs = 10;
-    c->warmup = 2;
-    for (size_t i = 0; clb_collective_ops[i]; i++)
-        c->ops.v[c->ops.n++] = clb_collective_ops[i];
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-        c->sizes.v[c->sizes.n++] = sizes[i];
-}
 
 static int collective_main(void *config, int n_operands, char **operands)
 {
@@ -197,6 +192,5 @@ const struct clb_command clb_cmd_collective = {
     .usage = "",
     .options = collective_options,
     .config_size = sizeof(struct collective_config),
-    .defaults = collective_defaults,
     .run = collective_main,
 };

@@ -13,18 +13,18 @@ struct compare_config {
 };
 
 static const struct clb_option compare_options[] = {
-    { "pair", 0, "A=B[,C=D]",
-      "Match devices of different names: a device of the first file whose name contains A "
-      "with one of the others whose name contains B", clb_opt_pairs,
-      offsetof(struct compare_config, pairs) },
-    { "threshold", 0, "PERCENT",
-      "Exit 1 when any figure is this much worse than the first file's (e.g. 5%)",
-      clb_opt_percent,
-      offsetof(struct compare_config, threshold) },
-    { "format", 0, "FMT", "Output format on stdout: table, json or csv (default: table)",
-      clb_opt_format, offsetof(struct compare_config, common.format) },
-    { "help", 'h', NULL, "Show this help and exit", NULL,
-      offsetof(struct compare_config, common.help) },
+    { .name = "pair", .metavar = "A=B[,C=D]",
+      .help = "Match devices of different names: a device of the first file whose name "
+              "contains A with one of the others whose name contains B",
+      .parse = clb_opt_pairs, .offset = offsetof(struct compare_config, pairs) },
+    { .name = "threshold", .metavar = "PERCENT",
+      .help = "Exit 1 when any figure is this much worse than the first file's (e.g. 5%)",
+      .parse = clb_opt_percent, .offset = offsetof(struct compare_config, threshold) },
+    { .name = "format", .metavar = "FMT", .help = "Output format on stdout: table, json or csv",
+      .parse = clb_opt_format, .offset = offsetof(struct compare_config, common.format),
+      .def = "table" },
+    { .name = "help", .short_name = 'h', .help = "Show this help and exit",
+      .offset = offsetof(struct compare_config, common.help) },
     { 0 },
 };
 

@@ -12,14 +12,15 @@ struct devices_config {
 
 static const struct clb_option devices_options[] = {
     CLB_COMMON_OPTIONS(struct devices_config),
-    { "json", 0, NULL, "Same as --format json", clb_opt_json,
-      offsetof(struct devices_config, common.format) },
-    { "verbose", 'v', NULL,
-      "Show every property: work-group and vector sizes, caches, timer resolution, "
-      "extensions, vendor extras", NULL, offsetof(struct devices_config, verbose) },
-    { "check", 0, NULL,
-      "Also build and run a small kernel on each device and verify its result", NULL,
-      offsetof(struct devices_config, check) },
+    { .name = "json", .help = "Same as --format json", .parse = clb_opt_json,
+      .offset = offsetof(struct devices_config, common.format) },
+    { .name = "verbose", .short_name = 'v',
+      .help = "Show every property: work-group and vector sizes, caches, timer resolution, "
+              "extensions, vendor extras",
+      .offset = offsetof(struct devices_config, verbose) },
+    { .name = "check",
+      .help = "Also build and run a small kernel on each device and verify its result",
+      .offset = offsetof(struct devices_config, check) },
     { 0 },
 };
 

@@ -13,7 +13,11 @@
 struct fit_config {
     struct clb_common common;
     const char *model;
-    enum clb_dtype dtype, kv_dtype;
+    struct weights_dtype {
+        bool given;         /* --dtype; not given: fp16 for inference, an error with train */
+        enum clb_dtype v;
+    } dtype;
+    enum clb_dtype kv_dtype;
     uint64_t context, batch, layers, hidden, heads, kv_heads, head_dim;
     double overhead;
     enum clb_fit_mode mode;
@@ -37,6 +41,16 @@ static int opt_mode(const char *arg, void *field, struct clb_error *e)
         clb_error_set(e, "unknown mode '%s', expected infer or train", arg);
         return -1;
     }
+    return 0;
+}
+
+static int opt_weights_dtype(const char *arg, void *field, struct clb_error *e)
+{
+    struct weights_dtype *d = field;
+
+    if (clb_opt_dtype(arg, &d->v, e))
+        return -1;
+    d->given = true;
     return 0;
 }
 
@@ -92,51 +106,50 @@ static int load_speeds(const struct fit_config *cfg, struct clb_fit_report *rep,
 
 static const struct clb_option fit_options[] = {
     CLB_COMMON_OPTIONS(struct fit_config),
-    { "model", 'm', "MODEL",
-      "A parameter count (7B, 125M, 1.5T) or a preset name (see --list-models); without it, "
-      "the largest model each device holds", clb_opt_string, offsetof(struct fit_config, model) },
-    { "dtype", 0, "DTYPE", "Weights: fp32, fp16, bf16, int8 or int4 (default: fp16)",
-      clb_opt_dtype, offsetof(struct fit_config, dtype) },
-    { "kv-dtype", 0, "DTYPE", "KV cache elements (default: fp16)", clb_opt_dtype,
-      offsetof(struct fit_config, kv_dtype) },
-    { "context", 0, "TOKENS", "Context length (default: the preset's, else 4096)", opt_dim,
-      offsetof(struct fit_config, context) },
-    { "batch", 0, "N", "Sequences held at once (default: 1)", opt_dim,
-      offsetof(struct fit_config, batch) },
-    { "layers", 0, "N", "Transformer layers (with --hidden and --heads: counts the KV cache)",
-      opt_dim, offsetof(struct fit_config, layers) },
-    { "hidden", 0, "N", "Hidden size", opt_dim, offsetof(struct fit_config, hidden) },
-    { "heads", 0, "N", "Attention heads", opt_dim, offsetof(struct fit_config, heads) },
-    { "kv-heads", 0, "N", "Key/value heads, fewer with grouped-query attention (default: heads)",
-      opt_dim, offsetof(struct fit_config, kv_heads) },
-    { "head-dim", 0, "N", "Size of one head (default: hidden / heads)", opt_dim,
-      offsetof(struct fit_config, head_dim) },
-    { "overhead", 0, "PERCENT",
-      "Allowance for runtime buffers, workspace and fragmentation (default: 20%)",
-      clb_opt_percent, offsetof(struct fit_config, overhead) },
-    { "mode", 0, "MODE", "infer, or train (mixed precision with Adam) (default: infer)",
-      opt_mode, offsetof(struct fit_config, mode) },
-    { "list-models", 0, NULL, "List the model presets and exit", NULL,
-      offsetof(struct fit_config, list_models) },
-    { "from", 0, "FILE",
-      "Also estimate prefill and decode tokens/s (and training time) per device from the "
-      "figures measured in FILE: 'clbench run --shapes MODEL -o FILE' measures them (and "
-      "prints the same estimates for its own run)",
-      clb_opt_string, offsetof(struct fit_config, from) },
-    { "train-tokens", 0, "N", "With --from: the training time on N tokens (300B, 2T)",
-      opt_tokens, offsetof(struct fit_config, train_tokens) },
+    { .name = "model", .short_name = 'm', .metavar = "MODEL",
+      .help = "A parameter count (7B, 125M, 1.5T) or a preset name (see --list-models); "
+              "without it, the largest model each device holds",
+      .parse = clb_opt_string, .offset = offsetof(struct fit_config, model) },
+    /* Only for inference: build_request() applies it. */
+    { .name = "dtype", .metavar = "DTYPE", .help = "Weights: fp32, fp16, bf16, int8 or int4",
+      .parse = opt_weights_dtype, .offset = offsetof(struct fit_config, dtype),
+      .def_help = "fp16" },
+    { .name = "kv-dtype", .metavar = "DTYPE", .help = "KV cache elements",
+      .parse = clb_opt_dtype, .offset = offsetof(struct fit_config, kv_dtype), .def = "fp16" },
+    /* --context, --kv-heads and --head-dim stay 0 ("not given"): build_request() fills them. */
+    { .name = "context", .metavar = "TOKENS", .help = "Context length", .parse = opt_dim,
+      .offset = offsetof(struct fit_config, context), .def_help = "the preset's, else 4096" },
+    { .name = "batch", .metavar = "N", .help = "Sequences held at once", .parse = opt_dim,
+      .offset = offsetof(struct fit_config, batch), .def = "1" },
+    { .name = "layers", .metavar = "N",
+      .help = "Transformer layers (with --hidden and --heads: counts the KV cache)",
+      .parse = opt_dim, .offset = offsetof(struct fit_config, layers) },
+    { .name = "hidden", .metavar = "N", .help = "Hidden size", .parse = opt_dim,
+      .offset = offsetof(struct fit_config, hidden) },
+    { .name = "heads", .metavar = "N", .help = "Attention heads", .parse = opt_dim,
+      .offset = offsetof(struct fit_config, heads) },
+    { .name = "kv-heads", .metavar = "N",
+      .help = "Key/value heads, fewer with grouped-query attention", .parse = opt_dim,
+      .offset = offsetof(struct fit_config, kv_heads), .def_help = "heads" },
+    { .name = "head-dim", .metavar = "N", .help = "Size of one head", .parse = opt_dim,
+      .offset = offsetof(struct fit_config, head_dim), .def_help = "hidden / heads" },
+    { .name = "overhead", .metavar = "PERCENT",
+      .help = "Allowance for runtime buffers, workspace and fragmentation",
+      .parse = clb_opt_percent, .offset = offsetof(struct fit_config, overhead), .def = "20%" },
+    { .name = "mode", .metavar = "MODE", .help = "infer, or train (mixed precision with Adam)",
+      .parse = opt_mode, .offset = offsetof(struct fit_config, mode), .def = "infer" },
+    { .name = "list-models", .help = "List the model presets and exit",
+      .offset = offsetof(struct fit_config, list_models) },
+    { .name = "from", .metavar = "FILE",
+      .help = "Also estimate prefill and decode tokens/s (and training time) per device from "
+              "the figures measured in FILE: 'clbench run --shapes MODEL -o FILE' measures "
+              "them (and prints the same estimates for its own run)",
+      .parse = clb_opt_string, .offset = offsetof(struct fit_config, from) },
+    { .name = "train-tokens", .metavar = "N",
+      .help = "With --from: the training time on N tokens (300B, 2T)", .parse = opt_tokens,
+      .offset = offsetof(struct fit_config, train_tokens) },
     { 0 },
 };
-
-static void fit_defaults(void *config)
-{
-    struct fit_config *c = config;
-
-    c->dtype = CLB_DT_COUNT; /* unset: fp16 for inference; training has its own */
-    c->kv_dtype = CLB_DT_FP16;
-    c->overhead = 0.20;
-    c->batch = 1;
-}
 
 /* Fills req from the options; prints a usage error and returns 2 when they do not add up. */
 static int build_request(const struct fit_config *c, struct clb_fit_request *req,
@@ -146,12 +159,12 @@ static int build_request(const struct fit_config *c, struct clb_fit_request *req
     const bool shape_given = c->layers || c->hidden || c->heads || c->kv_heads || c->head_dim;
 
     memset(req, 0, sizeof(*req));
-    if (c->mode == CLB_FIT_TRAIN && c->dtype != CLB_DT_COUNT) {
+    if (c->mode == CLB_FIT_TRAIN && c->dtype.given) {
         fprintf(stderr, "clbench fit: --dtype is for inference; --mode train is mixed precision "
                         "(fp16 weights and gradients, fp32 master weights and Adam moments)\n");
         return CLB_EXIT_USAGE;
     }
-    req->dtype = c->dtype == CLB_DT_COUNT ? CLB_DT_FP16 : c->dtype;
+    req->dtype = c->dtype.given ? c->dtype.v : CLB_DT_FP16;
     req->kv_dtype = c->kv_dtype;
     req->overhead = c->overhead;
     req->mode = c->mode;
@@ -295,6 +308,5 @@ const struct clb_command clb_cmd_fit = {
     .usage = "",
     .options = fit_options,
     .config_size = sizeof(struct fit_config),
-    .defaults = fit_defaults,
     .run = fit_run,
 };

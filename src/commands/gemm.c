@@ -42,8 +42,6 @@ struct gemm_config {
     struct clb_shape_role roles[CLB_MAX_SHAPES];
 };
 
-#define GEMM_DEFAULT_SIZES "512,1024,2048"
-
 static int opt_model(const char *arg, void *field, struct clb_error *e)
 {
     if (!(*(const struct clb_model **)field = clb_model_find(arg))) {
@@ -53,85 +51,116 @@ static int opt_model(const char *arg, void *field, struct clb_error *e)
     return 0;
 }
 
-/* --backend's help lists the registry; gemm_defaults() fills it before --help is shown. */
-static char backend_help[1024];
+/* --backend's help: the registry's backends, each with its summary. */
+static void backend_help(FILE *out)
+{
+    for (size_t b = 0; clb_gemm_backends[b]; b++)
+        fprintf(out, " %s (%s),", clb_gemm_backends[b]->name, clb_gemm_backends[b]->summary);
+    fputs(" or all; NAME-untuned runs a tunable backend with its built-in parameters", out);
+}
 
 static const struct clb_option gemm_options[] = {
     CLB_COMMON_OPTIONS(struct gemm_config),
     CLB_FLEET_OPTIONS(struct gemm_config),
-    { "size", 'n', "LIST",
-      "Square sizes M=N=K: a list (512,1024) or ranges FROM:TO:xFACTOR (256:4096:x2) or "
-      "FROM:TO:STEP (default: " GEMM_DEFAULT_SIZES ")", clb_opt_sizes,
-      offsetof(struct gemm_config, sizes) },
-    { "mnk", 0, "M,N,K", "One non-square shape instead of --size", clb_opt_mnk,
-      offsetof(struct gemm_config, mnk) },
-    { "shapes", 0, "MODEL",
-      "The GEMMs one layer of MODEL (a 'clbench fit --list-models' preset) does instead of "
-      "--size: QKV, attention out, MLP up/gate, MLP down, at prefill (M = context x batch) and "
-      "decode (M = batch)", opt_model, offsetof(struct gemm_config, model) },
-    { "context", 0, "TOKENS", "With --shapes: prompt tokens per sequence at prefill "
-      "(default: 512)", clb_opt_positive, offsetof(struct gemm_config, context) },
-    { "batch", 0, "N", "With --shapes: sequences at once (default: 1)", clb_opt_positive,
-      offsetof(struct gemm_config, batch) },
-    { "precision", 'p', "LIST", "Precisions: fp32, fp64, fp16 or all (default: fp32)",
-      clb_opt_precisions, offsetof(struct gemm_config, precisions) },
-    { "backend", 'b', "LIST", backend_help, clb_opt_backends,
-      offsetof(struct gemm_config, backends) },
-    { "runs", 0, "N", "Timed calls per result, at least (default: 5)", clb_opt_positive,
-      offsetof(struct gemm_config, runs) },
-    { "warmup", 0, "N", "Untimed calls after the first call (default: 1)", clb_opt_uint,
-      offsetof(struct gemm_config, warmup) },
-    { "min-time", 0, "SECONDS",
-      "Keep timing calls until at least this much time was measured (default: 0)",
-      clb_opt_seconds, offsetof(struct gemm_config, min_time_s) },
-    { "max-time", 0, "SECONDS",
-      "Start no new result after this long, more than 0; the rest show as skipped (default: "
-      "no limit)", clb_opt_time_limit, offsetof(struct gemm_config, max_time_s) },
-    { "threads", 0, "N", "OpenBLAS threads (default: every CPU this process may use)",
-      clb_opt_positive, offsetof(struct gemm_config, threads) },
-    { "blas-core", 0, "MODE",
-      "OpenBLAS kernels: auto (switch to the CPU's instruction set when OpenBLAS picked older "
-      "ones), as-is, or a core name such as SkylakeX (default: auto)", clb_opt_blas_core,
-      offsetof(struct gemm_config, blas_core) },
-    { "transfers", 0, NULL,
-      "Also time end to end: host-to-device copy + GEMM + device-to-host copy", NULL,
-      offsetof(struct gemm_config, transfers) },
-    { "seed", 0, "N", "Seed of the random inputs (default: 42)", clb_opt_u64,
-      offsetof(struct gemm_config, seed) },
-    { "alpha", 0, "X", "alpha in C = alpha*A*B + beta*C, not 0 (default: 1)", clb_opt_alpha,
-      offsetof(struct gemm_config, alpha) },
-    { "beta", 0, "X", "beta in C = alpha*A*B + beta*C (default: 0)", clb_opt_scalar,
-      offsetof(struct gemm_config, beta) },
-    { "trans", 0, "AB",
-      "Whether A and B are stored transposed, as BLAS's transa and transb: NN, NT, TN or TT; "
-      "C = alpha*op(A)*op(B) + beta*C, op(A) M x K, op(B) K x N (default: NN)",
-      clb_opt_trans, offsetof(struct gemm_config, mode) },
-    { "layout", 0, "ORDER",
-      "Storage of A, B and C: row (row-major) or col (column-major, BLAS's own) (default: row)",
-      clb_opt_layout, offsetof(struct gemm_config, mode) },
-    { "ld", 0, "PAD",
-      "Make every leading dimension PAD elements longer than its minimum, at every size (lda = "
-      "K + PAD for a row-major A in NN; the padding must stay untouched) (default: 0)",
-      clb_opt_ld_pad, offsetof(struct gemm_config, mode) },
-    { "offset", 0, "N",
-      "Put each matrix N elements into its buffer, as CLBlast's a_offset, b_offset and "
-      "c_offset (default: 0)", clb_opt_offset, offsetof(struct gemm_config, mode) },
-    { "code-path", 0, "PATH",
-      "Which of clbench's own GEMM kernels runs (-b clbench): cpu (packed panels, "
-      "register tiles of vectors), gpu (tiles staged in local memory, register tiles fed "
-      "by vector reads, K split where the problem gives fewer than 4 work-groups per compute unit) or "
-      "auto (cpu on devices of type CPU, else gpu) (default: auto)", clb_opt_code_path,
-      offsetof(struct gemm_config, code_path) },
-    { "untuned", 0, NULL,
-      "Also run every tunable backend with its built-in parameters (clblast-untuned, "
-      "clbench-untuned) next to its rows with the parameters stored by 'clbench tune'", NULL,
-      offsetof(struct gemm_config, untuned) },
-    { "no-peak", 0, NULL,
-      "Do not measure the host CPU's and each device's peak first (the % PEAK columns stay "
-      "empty)", NULL,
-      offsetof(struct gemm_config, no_peak) },
-    { "output", 'o', "FILE", "Also write the results to FILE.json or FILE.csv",
-      clb_opt_string, offsetof(struct gemm_config, output) },
+    /* Only without --mnk and --shapes: validate() fills it. */
+    { .name = "size", .short_name = 'n', .metavar = "LIST",
+      .help = "Square sizes M=N=K: a list (512,1024) or ranges FROM:TO:xFACTOR (256:4096:x2) "
+              "or FROM:TO:STEP",
+      .parse = clb_opt_sizes, .offset = offsetof(struct gemm_config, sizes),
+      .def_help = CLB_GEMM_DEFAULT_SIZES },
+    { .name = "mnk", .metavar = "M,N,K",
+      .help = "One non-square shape instead of --size",
+      .parse = clb_opt_mnk, .offset = offsetof(struct gemm_config, mnk) },
+    { .name = "shapes", .metavar = "MODEL",
+      .help = "The GEMMs one layer of MODEL (a 'clbench fit --list-models' preset) does "
+              "instead of --size: QKV, attention out, MLP up/gate, MLP down, at prefill (M = "
+              "context x batch) and decode (M = batch)",
+      .parse = opt_model, .offset = offsetof(struct gemm_config, model) },
+    /* --context and --batch stay 0 ("not given", an error without --shapes): model_shapes(). */
+    { .name = "context", .metavar = "TOKENS",
+      .help = "With --shapes: prompt tokens per sequence at prefill",
+      .parse = clb_opt_positive, .offset = offsetof(struct gemm_config, context),
+      .def_help = "512" },
+    { .name = "batch", .metavar = "N",
+      .help = "With --shapes: sequences at once",
+      .parse = clb_opt_positive, .offset = offsetof(struct gemm_config, batch), .def_help = "1" },
+    { .name = "precision", .short_name = 'p', .metavar = "LIST",
+      .help = "Precisions: fp32, fp64, fp16 or all",
+      .parse = clb_opt_precisions, .offset = offsetof(struct gemm_config, precisions),
+      .def = "fp32" },
+    { .name = "backend", .short_name = 'b', .metavar = "LIST",
+      .help = "Backends:",
+      .parse = clb_opt_backends, .offset = offsetof(struct gemm_config, backends), .def = "all",
+      .help_hook = backend_help },
+    { .name = "runs", .metavar = "N",
+      .help = "Timed calls per result, at least",
+      .parse = clb_opt_positive, .offset = offsetof(struct gemm_config, runs), .def = "5" },
+    { .name = "warmup", .metavar = "N",
+      .help = "Untimed calls after the first call",
+      .parse = clb_opt_uint, .offset = offsetof(struct gemm_config, warmup), .def = "1" },
+    { .name = "min-time", .metavar = "SECONDS",
+      .help = "Keep timing calls until at least this much time was measured",
+      .parse = clb_opt_seconds, .offset = offsetof(struct gemm_config, min_time_s), .def = "0" },
+    /* 0, no limit, is no value of --max-time. */
+    { .name = "max-time", .metavar = "SECONDS",
+      .help = "Start no new result after this long, more than 0; the rest show as skipped",
+      .parse = clb_opt_time_limit, .offset = offsetof(struct gemm_config, max_time_s),
+      .def_help = "no limit" },
+    /* 0: the CPUs this process may use, or a fleet rank's share of them (gemm_fleet_main). */
+    { .name = "threads", .metavar = "N",
+      .help = "OpenBLAS threads",
+      .parse = clb_opt_positive, .offset = offsetof(struct gemm_config, threads),
+      .def_help = "every CPU this process may use" },
+    { .name = "blas-core", .metavar = "MODE",
+      .help = "OpenBLAS kernels: auto (switch to the CPU's instruction set when OpenBLAS "
+              "picked older ones), as-is, or a core name such as SkylakeX",
+      .parse = clb_opt_blas_core, .offset = offsetof(struct gemm_config, blas_core),
+      .def = "auto" },
+    { .name = "transfers",
+      .help = "Also time end to end: host-to-device copy + GEMM + device-to-host copy",
+      .offset = offsetof(struct gemm_config, transfers) },
+    { .name = "seed", .metavar = "N",
+      .help = "Seed of the random inputs",
+      .parse = clb_opt_u64, .offset = offsetof(struct gemm_config, seed), .def = "42" },
+    { .name = "alpha", .metavar = "X",
+      .help = "alpha in C = alpha*A*B + beta*C, not 0",
+      .parse = clb_opt_alpha, .offset = offsetof(struct gemm_config, alpha), .def = "1" },
+    { .name = "beta", .metavar = "X",
+      .help = "beta in C = alpha*A*B + beta*C",
+      .parse = clb_opt_scalar, .offset = offsetof(struct gemm_config, beta), .def = "0" },
+    { .name = "trans", .metavar = "AB",
+      .help = "Whether A and B are stored transposed, as BLAS's transa and transb: NN, NT, TN "
+              "or TT; C = alpha*op(A)*op(B) + beta*C, op(A) M x K, op(B) K x N",
+      .parse = clb_opt_trans, .offset = offsetof(struct gemm_config, mode), .def = "NN" },
+    { .name = "layout", .metavar = "ORDER",
+      .help = "Storage of A, B and C: row (row-major) or col (column-major, BLAS's own)",
+      .parse = clb_opt_layout, .offset = offsetof(struct gemm_config, mode), .def = "row" },
+    { .name = "ld", .metavar = "PAD",
+      .help = "Make every leading dimension PAD elements longer than its minimum, at every "
+              "size (lda = K + PAD for a row-major A in NN; the padding must stay untouched)",
+      .parse = clb_opt_ld_pad, .offset = offsetof(struct gemm_config, mode), .def = "0" },
+    { .name = "offset", .metavar = "N",
+      .help = "Put each matrix N elements into its buffer, as CLBlast's a_offset, b_offset and "
+              "c_offset",
+      .parse = clb_opt_offset, .offset = offsetof(struct gemm_config, mode), .def = "0" },
+    { .name = "code-path", .metavar = "PATH",
+      .help = "Which of clbench's own GEMM kernels runs (-b clbench): cpu (packed panels, "
+              "register tiles of vectors), gpu (tiles staged in local memory, register tiles "
+              "fed by vector reads, K split where the problem gives fewer than 4 work-groups "
+              "per compute unit) or auto (cpu on devices of type CPU, else gpu)",
+      .parse = clb_opt_code_path, .offset = offsetof(struct gemm_config, code_path),
+      .def = "auto" },
+    { .name = "untuned",
+      .help = "Also run every tunable backend with its built-in parameters (clblast-untuned, "
+              "clbench-untuned) next to its rows with the parameters stored by 'clbench tune'",
+      .offset = offsetof(struct gemm_config, untuned) },
+    { .name = "no-peak",
+      .help = "Do not measure the host CPU's and each device's peak first (the % PEAK columns "
+              "stay empty)",
+      .offset = offsetof(struct gemm_config, no_peak) },
+    { .name = "output", .short_name = 'o', .metavar = "FILE",
+      .help = "Also write the results to FILE.json or FILE.csv",
+      .parse = clb_opt_string, .offset = offsetof(struct gemm_config, output) },
     { 0 },
 };
 
@@ -164,19 +193,6 @@ static int model_shapes(struct gemm_config *cfg)
         }
     }
     return CLB_EXIT_OK;
-}
-
-static void gemm_defaults(void *config)
-{
-    struct gemm_config *c = config;
-
-    clb_gemm_backends_help(backend_help, sizeof(backend_help));
-    c->runs = 5;
-    c->warmup = 1;
-    c->seed = 42;
-    c->alpha = 1.0;
-    c->beta = 0.0;
-    c->blas_core = "auto";
 }
 
 /*
@@ -264,11 +280,7 @@ static int validate(struct gemm_config *cfg)
     if (cfg->mnk.n)
         cfg->sizes = cfg->mnk;
     if (!cfg->sizes.n)
-        clb_opt_sizes(GEMM_DEFAULT_SIZES, &cfg->sizes, &e);
-    if (!cfg->precisions.n)
-        clb_opt_precisions("fp32", &cfg->precisions, &e);
-    if (!cfg->backends.n)
-        clb_opt_backends("all", &cfg->backends, &e);
+        clb_opt_sizes(CLB_GEMM_DEFAULT_SIZES, &cfg->sizes, &e);
     if (cfg->untuned) {
         /* --untuned adds rows only for tunable backends: with none it would add nothing. */
         bool tunable = false;
@@ -561,7 +573,6 @@ const struct clb_command clb_cmd_gemm = {
     .usage = "",
     .options = gemm_options,
     .config_size = sizeof(struct gemm_config),
-    .defaults = gemm_defaults,
     .run = gemm_run,
     .blas_core = gemm_blas_core,
 };
@@ -573,7 +584,6 @@ const struct clb_command clb_cmd_run = {
     .usage = "",
     .options = gemm_options,
     .config_size = sizeof(struct gemm_config),
-    .defaults = gemm_defaults,
     .run = run_run,
     .blas_core = gemm_blas_core,
 };

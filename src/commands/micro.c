@@ -88,61 +88,75 @@ static int opt_stat(const char *arg, void *field, struct clb_error *e)
 #define MICRO_COMMON_OPTIONS                                                                  \
     CLB_COMMON_OPTIONS(struct micro_config),                                                  \
     CLB_FLEET_OPTIONS(struct micro_config),                                                   \
-    { "output", 'o', "FILE", "Also write the results to FILE.json or FILE.csv",               \
-      clb_opt_string, offsetof(struct micro_config, output) },                                \
-    { "runs", 0, "N", "Timed calls per figure at least, after a warm-up (default: 5)",         \
-      clb_opt_positive, offsetof(struct micro_config, runs) },                                 \
-    { "min-time", 0, "SECONDS",                                                                \
-      "And timed calls until they add up to this much per figure, as clpeak does (at most "  \
-      "20000 calls) (default: 0.5)", clb_opt_seconds, offsetof(struct micro_config, min_time_s) }, \
-    { "stat", 0, "STAT",                                                                       \
-      "The headline figure: median (of the calls) or best (the fastest call, as BabelStream "  \
-      "and clpeak report) (default: median)", opt_stat, offsetof(struct micro_config, stat_best) }
+    { .name = "output", .short_name = 'o', .metavar = "FILE",                                 \
+      .help = "Also write the results to FILE.json or FILE.csv",                              \
+      .parse = clb_opt_string, .offset = offsetof(struct micro_config, output) },             \
+    { .name = "runs", .metavar = "N", .help = "Timed calls per figure at least, after a warm-up", \
+      .parse = clb_opt_positive, .offset = offsetof(struct micro_config, runs), .def = "5" }, \
+    { .name = "min-time", .metavar = "SECONDS",                                               \
+      .help = "And timed calls until they add up to this much per figure, as clpeak does "    \
+              "(at most 20000 calls)",                                                        \
+      .parse = clb_opt_seconds, .offset = offsetof(struct micro_config, min_time_s),          \
+      .def = "0.5" },                                                                         \
+    { .name = "stat", .metavar = "STAT",                                                      \
+      .help = "The headline figure: median (of the calls) or best (the fastest call, as "     \
+              "BabelStream and clpeak report)",                                               \
+      .parse = opt_stat, .offset = offsetof(struct micro_config, stat_best), .def = "median" }
 
 static const struct clb_option peak_options[] = {
     MICRO_COMMON_OPTIONS,
-    { "verbose", 'v', NULL, "Show every vector width, not only the best", NULL,
-      offsetof(struct micro_config, verbose) },
-    { "code-path", 0, "PATH",
-      "Independent chains per work-item: cpu (8), gpu (a work-item's accumulators within 64 "
-      "32-bit registers: 8 chains down to 2 for fp64 x16) or auto, by the device's type "
-      "(default: auto)", clb_opt_code_path, offsetof(struct micro_config, code_path) },
+    { .name = "verbose", .short_name = 'v',
+      .help = "Show every vector width, not only the best",
+      .offset = offsetof(struct micro_config, verbose) },
+    { .name = "code-path", .metavar = "PATH",
+      .help = "Independent chains per work-item: cpu (8), gpu (a work-item's accumulators "
+              "within 64 32-bit registers: 8 chains down to 2 for fp64 x16) or auto, by the "
+              "device's type",
+      .parse = clb_opt_code_path, .offset = offsetof(struct micro_config, code_path),
+      .def = "auto" },
     { 0 },
 };
 
 static const struct clb_option bandwidth_options[] = {
     MICRO_COMMON_OPTIONS,
-    { "precision", 'p', "LIST",
-      "fp32, fp64 or all (default: fp64 where the device has it, else fp32, as BabelStream)",
-      clb_opt_precisions, offsetof(struct micro_config, precisions) },
-    { "bytes", 0, "SIZE",
-      "Bytes per array, e.g. 256M (default: 256 MiB, 1 GiB on a device other than a CPU with 16 GB "
-      "or more, less if the device cannot hold three)",
-      opt_bytes, offsetof(struct micro_config, bytes) },
-    { "sizes", 0, "LIST",
-      "Instead of --bytes, a sweep of array sizes (64K,1M,16M,256M): each size's rows, and "
-      "where the caches stop helping", clb_opt_byte_list, offsetof(struct micro_config, sizes) },
-    { "code-path", 0, "PATH",
-      "The kernels' variant: cpu (the read pass and a dot in contiguous chunks, BabelStream's "
-      "CPU dot grid), gpu (a coalesced read, its GPU grid) or auto, by the device's type "
-      "(default: auto)", clb_opt_code_path, offsetof(struct micro_config, code_path) },
-    { "host-time", 0, NULL,
-      "Also show each figure timed on the host clock around enqueue + clFinish, as "
-      "BabelStream times (the headline is the device's clock: profiling events)", NULL,
-      offsetof(struct micro_config, host_time) },
+    /* Per device, and --bytes by its memory; both stay 0 ("not given") for the bench. */
+    { .name = "precision", .short_name = 'p', .metavar = "LIST", .help = "fp32, fp64 or all",
+      .parse = clb_opt_precisions, .offset = offsetof(struct micro_config, precisions),
+      .def_help = "fp64 where the device has it, else fp32, as BabelStream" },
+    { .name = "bytes", .metavar = "SIZE", .help = "Bytes per array, e.g. 256M",
+      .parse = opt_bytes, .offset = offsetof(struct micro_config, bytes),
+      .def_help = "256 MiB, 1 GiB on a device other than a CPU with 16 GB or more, less if the "
+                  "device cannot hold three" },
+    { .name = "sizes", .metavar = "LIST",
+      .help = "Instead of --bytes, a sweep of array sizes (64K,1M,16M,256M): each size's "
+              "rows, and where the caches stop helping",
+      .parse = clb_opt_byte_list, .offset = offsetof(struct micro_config, sizes) },
+    { .name = "code-path", .metavar = "PATH",
+      .help = "The kernels' variant: cpu (the read pass and a dot in contiguous chunks, "
+              "BabelStream's CPU dot grid), gpu (a coalesced read, its GPU grid) or auto, by "
+              "the device's type",
+      .parse = clb_opt_code_path, .offset = offsetof(struct micro_config, code_path),
+      .def = "auto" },
+    { .name = "host-time",
+      .help = "Also show each figure timed on the host clock around enqueue + clFinish, as "
+              "BabelStream times (the headline is the device's clock: profiling events)",
+      .offset = offsetof(struct micro_config, host_time) },
     { 0 },
 };
 
 static const struct clb_option transfer_options[] = {
     MICRO_COMMON_OPTIONS,
-    { "sizes", 0, "LIST", "Transfer sizes (default: 4K,64K,1M,16M,256M)", clb_opt_byte_list,
-      offsetof(struct micro_config, sizes) },
-    { "modes", 0, "LIST",
-      "Paths to time, or all: pageable, pinned (blocking copies from malloc'd or "
-      "CL_MEM_ALLOC_HOST_PTR memory), async (pinned, non-blocking + clFinish), map (map + "
-      "memcpy + unmap), zero-copy (map + unmap of a CL_MEM_USE_HOST_PTR buffer: the handover "
-      "alone, no copy) (default: pageable,pinned)", opt_transfer_modes,
-      offsetof(struct micro_config, transfer_modes) },
+    { .name = "sizes", .metavar = "LIST",
+      .help = "Transfer sizes",
+      .parse = clb_opt_byte_list, .offset = offsetof(struct micro_config, sizes),
+      .def = "4K,64K,1M,16M,256M" },
+    { .name = "modes", .metavar = "LIST",
+      .help = "Paths to time, or all: pageable, pinned (blocking copies from malloc'd or "
+              "CL_MEM_ALLOC_HOST_PTR memory), async (pinned, non-blocking + clFinish), map "
+              "(map + memcpy + unmap), zero-copy (map + unmap of a CL_MEM_USE_HOST_PTR "
+              "buffer: the handover alone, no copy)",
+      .parse = opt_transfer_modes, .offset = offsetof(struct micro_config, transfer_modes),
+      .def = "pageable,pinned" },
     { 0 },
 };
 
@@ -150,12 +164,6 @@ static const struct clb_option latency_options[] = {
     MICRO_COMMON_OPTIONS,
     { 0 },
 };
-
-static void micro_defaults(void *config)
-{
-    ((struct micro_config *)config)->runs = 5;
-    ((struct micro_config *)config)->min_time_s = 0.5;
-}
 
 typedef int (*micro_fn)(const struct clb_device *, const struct clb_cl_env *,
                         const struct clb_micro_options *, struct clb_micro_results *);
@@ -309,7 +317,7 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
     }                                                                                      \
     const struct clb_command clb_cmd_##name_ = {                                           \
         .name = #name_, .summary = summary_, .usage = "", .options = opts_,                \
-        .config_size = sizeof(struct micro_config), .defaults = micro_defaults,            \
+        .config_size = sizeof(struct micro_config),            \
         .run = run_##name_,                                                                \
     }
 

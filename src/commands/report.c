@@ -15,10 +15,11 @@ struct report_config {
 };
 
 static const struct clb_option report_options[] = {
-    { "output", 'o', "FILE", "Write the page to FILE (default: stdout)", clb_opt_string,
-      offsetof(struct report_config, output) },
-    { "help", 'h', NULL, "Show this help and exit", NULL,
-      offsetof(struct report_config, common.help) },
+    { .name = "output", .short_name = 'o', .metavar = "FILE", .help = "Write the page to FILE",
+      .parse = clb_opt_string, .offset = offsetof(struct report_config, output),
+      .def_help = "stdout" },
+    { .name = "help", .short_name = 'h', .help = "Show this help and exit",
+      .offset = offsetof(struct report_config, common.help) },
     { 0 },
 };
 

@@ -13,8 +13,6 @@
 #include "clbench/util/timer.h"
 #include "common.h"
 
-#define TUNE_DEFAULT_SIZES "512,1024,2048"
-
 struct tune_config {
     struct clb_common common;
     double budget_s;
@@ -85,42 +83,41 @@ static int opt_only(const char *arg, void *field, struct clb_error *e)
     return 0;
 }
 
-/* --only's help names the tunable backends; tune_defaults() fills it before --help is shown. */
-static char only_help[512];
+/* --only's help: the tunable backends, from the registry. */
+static void only_help(FILE *out)
+{
+    char names[512];
+
+    tunable_names(names, sizeof(names), true);
+    fprintf(out, " %s", names);
+}
 
 static const struct clb_option tune_options[] = {
     CLB_COMMON_OPTIONS(struct tune_config),
-    { "budget", 0, "SECONDS",
-      "Time for each device, e.g. 120s (default: 60), spread over the precisions and sizes: "
-      "each gets what is left divided by those still to come; each backend's first candidate "
-      "(its built-in choice) always runs to completion, and a winner is measured again beside "
-      "it before it is stored", clb_opt_time_limit,
-      offsetof(struct tune_config, budget_s) },
-    { "size", 'n', "LIST",
-      "Sizes to tune, N x N x N each, a list or range as gemm -n takes (default: "
-      TUNE_DEFAULT_SIZES ", the sizes gemm and run measure by default); a run applies the "
-      "entry of the nearest size within 2x to square NN row-major problems (the class tune "
-      "measures)", opt_sizes, offsetof(struct tune_config, sizes) },
-    { "precision", 'p', "LIST", "fp32, fp64 or both (default: fp32)", clb_opt_precisions,
-      offsetof(struct tune_config, precision) },
-    { "only", 0, "WHAT", only_help, opt_only, offsetof(struct tune_config, only) },
-    { "runs", 0, "N", "Timed calls per candidate (default: 3)", clb_opt_positive,
-      offsetof(struct tune_config, runs) },
-    { "dry-run", 0, NULL, "Search, but store nothing in the tuning cache", NULL,
-      offsetof(struct tune_config, dry_run) },
+    { .name = "budget", .metavar = "SECONDS",
+      .help = "Time for each device, e.g. 120s, spread over the precisions and sizes: each "
+              "gets what is left divided by those still to come; each backend's first "
+              "candidate (its built-in choice) always runs to completion, and a winner is "
+              "measured again beside it before it is stored",
+      .parse = clb_opt_time_limit, .offset = offsetof(struct tune_config, budget_s),
+      .def = "60" },
+    { .name = "size", .short_name = 'n', .metavar = "LIST",
+      .help = "Sizes to tune, N x N x N each, a list or range as gemm -n takes, by default "
+              "those gemm and run measure; a run applies the entry of the nearest size within "
+              "2x to square NN row-major problems (the class tune measures)",
+      .parse = opt_sizes, .offset = offsetof(struct tune_config, sizes),
+      .def = CLB_GEMM_DEFAULT_SIZES },
+    { .name = "precision", .short_name = 'p', .metavar = "LIST",
+      .help = "fp32, fp64 or both", .parse = clb_opt_precisions,
+      .offset = offsetof(struct tune_config, precision), .def = "fp32" },
+    { .name = "only", .metavar = "WHAT", .help = "Tune only", .parse = opt_only,
+      .offset = offsetof(struct tune_config, only), .help_hook = only_help },
+    { .name = "runs", .metavar = "N", .help = "Timed calls per candidate",
+      .parse = clb_opt_positive, .offset = offsetof(struct tune_config, runs), .def = "3" },
+    { .name = "dry-run", .help = "Search, but store nothing in the tuning cache",
+      .offset = offsetof(struct tune_config, dry_run) },
     { 0 },
 };
-
-static void tune_defaults(void *config)
-{
-    struct tune_config *c = config;
-    char names[sizeof(only_help) - 16];
-
-    tunable_names(names, sizeof(names), true);
-    snprintf(only_help, sizeof(only_help), "Tune only %s", names);
-    c->budget_s = 60.0;
-    c->runs = 3;
-}
 
 /* A (precision, size) not searched, and why: a line of the table or an object of the JSON. */
 static void skipped(const struct tune_config *cfg, FILE *out, json_t *all,
@@ -241,17 +238,12 @@ static int fleet_output(const struct tune_config *cfg, const char *text, size_t 
 static int tune_main(struct tune_config *cfg)
 {
     struct clb_selection sel;
-    struct clb_error e;
     char path[4096] = "(none)";
     const struct clb_mpi_world *fleet = clb_mpi_fleet();
     char *text = NULL;
     size_t len = 0;
     int rc;
 
-    if (!cfg->precision.n)
-        clb_opt_precisions("fp32", &cfg->precision, &e);
-    if (!cfg->sizes.n)
-        opt_sizes(TUNE_DEFAULT_SIZES, &cfg->sizes, &e);
     rc = CLB_EXIT_OK;
     for (size_t i = 0; i < cfg->precision.n && rc == CLB_EXIT_OK; i++) {
         if (cfg->precision.v[i] == CLB_FP16) {
@@ -321,6 +313,5 @@ const struct clb_command clb_cmd_tune = {
     .usage = "",
     .options = tune_options,
     .config_size = sizeof(struct tune_config),
-    .defaults = tune_defaults,
     .run = tune_run,
 };

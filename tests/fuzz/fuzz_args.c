@@ -71,9 +71,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct clb_error e;
         if (!config)
             break;
-        ((struct clb_common *)config)->device = "all";
-        if (cmd->defaults)
-            cmd->defaults(config);
         clb_options_parse(cmd, argc, argv, config, operands, &n_operands, &e);
         free(config);
     }

@@ -26,6 +26,10 @@ static void sizes_lists_and_ranges(void **state)
     assert_int_equal(clb_opt_sizes("100:350:100,7", &l, &e), 0);
     assert_int_equal(l.n, 4);
     assert_true(l.v[2].m == 300 && l.v[3].m == 7);
+    /* A list given replaces the one there (tune's default): no memset before it. */
+    assert_int_equal(clb_opt_sizes("64", &l, &e), 0);
+    assert_int_equal(l.n, 1);
+    assert_true(l.v[0].m == 64);
 }
 
 static void sizes_rejected(void **state)

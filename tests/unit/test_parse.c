@@ -76,8 +76,10 @@ struct cfg {
 
 static const struct clb_option opts[] = {
     CLB_COMMON_OPTIONS(struct cfg),
-    { "verbose", 'v', NULL, "Verbose", NULL, offsetof(struct cfg, verbose) },
-    { "name", 'n', "NAME", "A name", clb_opt_string, offsetof(struct cfg, name) },
+    { .name = "verbose", .short_name = 'v', .help = "Verbose",
+      .offset = offsetof(struct cfg, verbose) },
+    { .name = "name", .short_name = 'n', .metavar = "NAME", .help = "A name",
+      .parse = clb_opt_string, .offset = offsetof(struct cfg, name) },
     { 0 },
 };
 

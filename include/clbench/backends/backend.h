@@ -155,10 +155,4 @@ struct clb_gemm_backend {
 extern const struct clb_gemm_backend *const clb_gemm_backends[];
 const struct clb_gemm_backend *clb_gemm_backend_find(const char *name);
 
-/*
- * "NAME (summary), ..., or all (...)" for --backend's help, from the
- * registry, into buf.
- */
-void clb_gemm_backends_help(char *buf, size_t len);
-
 #endif

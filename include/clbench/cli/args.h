@@ -23,13 +23,12 @@ int clb_opt_dtype(const char *arg, void *field, struct clb_error *e);
 
 /* The options of a command that can run as ranks of a fleet (mpirun, srun). */
 #define CLB_FLEET_OPTIONS(type)                                                               \
-    { "straggler", 0, "PERCENT",                                                              \
-      "Under mpirun/srun: flag a rank's figure this far below its figure's fleet median "     \
-      "(above it for latency), more than 0% and less than 100% (default: 10%)",              \
-      clb_opt_straggler,                                                                      \
-      offsetof(type, common.straggler) },                                                      \
-    { "fail-on-straggler", 0, NULL, "Under mpirun/srun: exit 1 when a figure is flagged",     \
-      NULL, offsetof(type, common.fail_on_straggler) }
+    { .name = "straggler", .metavar = "PERCENT",                                              \
+      .help = "Under mpirun/srun: flag a rank's figure this far below its figure's fleet "     \
+              "median (above it for latency), more than 0% and less than 100%",               \
+      .parse = clb_opt_straggler, .offset = offsetof(type, common.straggler), .def = "10%" }, \
+    { .name = "fail-on-straggler", .help = "Under mpirun/srun: exit 1 when a figure is flagged", \
+      .offset = offsetof(type, common.fail_on_straggler) }
 
 #define CLB_BYTE_LIST_MAX 32
 struct clb_byte_list {

@@ -7,6 +7,9 @@
 
 enum { CLB_MAX_SHAPES = 256, CLB_MAX_DIM = 2147483647 };
 
+/* The square sizes gemm and run measure, and tune tunes, unless told others (-n text). */
+#define CLB_GEMM_DEFAULT_SIZES "512,1024,2048"
+
 struct clb_shape_list {
     size_t n;
     struct clb_gemm_shape v[CLB_MAX_SHAPES];
@@ -23,7 +26,10 @@ struct clb_backend_list {
     bool untuned[8]; /* v[i] with its built-in parameters (NAME-untuned) */
 };
 
-/* -n: "512,1024,4096", ranges "256:4096:x2" (times 2) or "100:500:100" (plus 100), mixed. */
+/*
+ * -n: "512,1024,4096", ranges "256:4096:x2" (times 2) or "100:500:100" (plus
+ * 100), mixed; replaces the list.
+ */
 int clb_opt_sizes(const char *arg, void *field, struct clb_error *e);
 /* --mnk: "M,N,K", appended to the shape list. */
 int clb_opt_mnk(const char *arg, void *field, struct clb_error *e);
