@@ -2,7 +2,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "clbench/cli/args.h"
@@ -12,6 +11,7 @@
 #include "clbench/util/interrupt.h"
 #include "clbench/util/parse.h"
 #include "common.h"
+#include "runner.h"
 
 enum { MAX_OPS = 8 };
 
@@ -103,86 +103,127 @@ static const struct clb_option collective_options[] = {
     { 0 },
 };
 
-static int collective_main(void *config, int n_operands, char **operands)
-{
-    struct collective_config *cfg = config;
-    struct clb_selection sel = { 0 };
-    struct clb_micro_results res = { 0 };
-    struct clb_mpi_world w;
-    struct clb_cl_env env = { 0 };
-    struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
-                                 .started = time(NULL) };
-    struct clb_error e = { "" };
-    const struct clb_device *dev = NULL; /* this rank's, holding its buffers */
-    int rc = CLB_EXIT_OK;
+/* One run of collective: its config, this rank's device and what was measured. */
+struct collective_run {
+    struct collective_config *cfg;
+    const struct clb_device *dev; /* this rank's, holding its buffers */
+    struct clb_cl_env env;
+    struct clb_micro_results res;
+    struct clb_micro_report report;
+};
 
-    (void)n_operands;
-    (void)operands;
-    if (!clb_mpi_built()) {
-        clb_mpi_start(&w, &e); /* says why */
-        fprintf(stderr, "clbench collective: %s\n", e.msg);
-        return CLB_EXIT_USAGE;
-    }
+static int collective_validate(struct clb_run *run)
+{
+    const struct collective_config *cfg = ((struct collective_run *)run->cmd)->cfg;
+
     if (cfg->output && clb_format_from_path(cfg->output) < 0) {
         fprintf(stderr, "clbench collective: option --output: '%s' must end in .json or .csv\n",
                 cfg->output);
         return CLB_EXIT_USAGE;
     }
-    if (clb_mpi_start(&w, &e)) {
-        clb_report_error(&e);
-        return CLB_EXIT_FAILURE;
-    }
-    if (!cfg->host_buffers) {
-        /* Each rank its own device: the first of its share of the node's (common.h). */
-        rc = clb_selection_open(&cfg->common, &sel);
-        if (rc == CLB_EXIT_OK && sel.n_devices) {
-            dev = sel.devices[0];
-            if (clb_cl_env_init(&env, dev->id, false, &e)) {
-                clb_report_error(&e);
-                dev = NULL;
-            }
+    run->output = cfg->output;
+    return CLB_EXIT_OK;
+}
+
+static bool collective_devices(const struct clb_run *run)
+{
+    return !((struct collective_run *)run->cmd)->cfg->host_buffers;
+}
+
+/* Each rank its own device: the first of its share of the node's (selection.h). */
+static int collective_begin(struct clb_run *run)
+{
+    struct collective_run *c = run->cmd;
+    struct clb_error e;
+
+    if (c->cfg->host_buffers)
+        return CLB_EXIT_OK;
+    if (run->sel.n_devices) {
+        c->dev = run->sel.devices[0];
+        if (clb_cl_env_init(&c->env, c->dev->id, false, &e)) {
+            clb_report_error(&e);
+            c->dev = NULL;
         }
     }
-    if (!clb_mpi_all(rc == CLB_EXIT_OK && (cfg->host_buffers || dev))) {
-        if (w.rank == 0 && rc == CLB_EXIT_OK)
-            fprintf(stderr, "clbench collective: a rank has no device to hold its buffers "
-                            "(use --host-buffers)\n");
-        rc = rc == CLB_EXIT_OK ? CLB_EXIT_FAILURE : rc;
-        goto done;
-    }
-    clb_interrupt_install();
+    return c->dev ? CLB_EXIT_OK : CLB_EXIT_FAILURE;
+}
+
+static void collective_refused(const struct clb_run *run)
+{
+    (void)run;
+    fprintf(stderr, "clbench collective: a rank has no device to hold its buffers "
+                    "(use --host-buffers)\n");
+}
+
+static int collective_measure(struct clb_run *run, struct clb_error *e)
+{
+    struct collective_run *c = run->cmd;
+    const struct collective_config *cfg = c->cfg;
+    const struct clb_mpi_world *w = run->world;
     struct clb_collective_options opt = {
         .ops = cfg->ops.v, .n_ops = cfg->ops.n, .bytes = cfg->sizes.v, .n_sizes = cfg->sizes.n,
         .runs = cfg->runs, .warmup = cfg->warmup,
-        .device = dev,
-        .env = dev ? &env : NULL,
+        .device = c->dev,
+        .env = c->dev ? &c->env : NULL,
     };
-    if (w.rank == 0 && isatty(STDERR_FILENO))
-        fprintf(stderr, "collective: %d rank%s, %s buffers ...\n", w.size, w.size == 1 ? "" : "s",
-                dev ? "device" : "host");
-    clb_collective_run(&w, &opt, &res);
-    /* A signal on any rank stopped every rank: rank 0 reports it. */
-    const int signal = clb_mpi_max(clb_interrupt_signal());
-    struct clb_micro_report report = { .meta = &meta, .results = &res,
-                                       .devices = dev ? sel.devices : NULL,
-                                       .n_devices = dev ? sel.n_devices : 0, .runs = cfg->runs,
-                                       .collective = true };
-    if (w.rank == 0) {
-        /* Every rank holds the same agreed rows: rank 0 writes them, nothing to gather. */
-        rc = clb_micro_emit(&cfg->common, cfg->output, false, &meta, signal, &report);
-    } else {
-        for (size_t i = 0; i < res.n_rows; i++) /* the same rows, agreed on: the same status */
-            if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)
-                rc = CLB_EXIT_FAILURE;
-    }
-done:
-    clb_micro_results_finish(&res);
-    if (dev)
-        clb_cl_env_finish(&env);
-    if (sel.inv)
-        clb_selection_close(&sel);
-    clb_mpi_stop();
-    return rc;
+
+    (void)e;
+    if (w->rank == 0 && isatty(STDERR_FILENO))
+        fprintf(stderr, "collective: %d rank%s, %s buffers ...\n", w->size, w->size == 1 ? "" : "s",
+                c->dev ? "device" : "host");
+    clb_collective_run(w, &opt, &c->res);
+    return 0;
+}
+
+/* Every rank holds the same agreed rows, so the same status; rank 0 writes them. */
+static const void *collective_report(struct clb_run *run)
+{
+    struct collective_run *c = run->cmd;
+
+    for (size_t i = 0; i < c->res.n_rows; i++)
+        if (clb_row_failed(c->res.rows[i].status))
+            run->rc = CLB_EXIT_FAILURE;
+    c->report = (struct clb_micro_report){ .meta = &run->meta, .results = &c->res,
+                                           .devices = c->dev ? run->sel.devices : NULL,
+                                           .n_devices = c->dev ? run->sel.n_devices : 0,
+                                           .runs = c->cfg->runs, .collective = true };
+    return &c->report;
+}
+
+static int write_report(FILE *out, enum clb_format fmt, const void *report)
+{
+    return clb_micro_write(out, fmt, report);
+}
+
+static void collective_finish(struct clb_run *run)
+{
+    struct collective_run *c = run->cmd;
+
+    clb_micro_results_finish(&c->res);
+    if (c->dev)
+        clb_cl_env_finish(&c->env);
+}
+
+static const struct clb_measure collective_lifecycle = {
+    .name = "collective",
+    .validate = collective_validate,
+    .devices_needed = collective_devices,
+    .begin = collective_begin,
+    .refused = collective_refused,
+    .measure = collective_measure,
+    .report = collective_report,
+    .write = write_report,
+    .world = true,
+    .finish = collective_finish,
+};
+
+static int collective_main(void *config, int n_operands, char **operands)
+{
+    struct collective_run c = { .cfg = config };
+
+    (void)n_operands;
+    (void)operands;
+    return clb_measure_run(&collective_lifecycle, &c, &c.cfg->common);
 }
 
 const struct clb_command clb_cmd_collective = {

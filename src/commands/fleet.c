@@ -1,13 +1,15 @@
 /* Fleet runs: a measuring command as one rank of mpirun/srun, its results merged at rank 0. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clbench/mpi/mpi.h"
 #include "clbench/output/fleet.h"
 #include "clbench/results/fleet.h"
+#include "clbench/util/cpu.h"
 #include "clbench/util/file.h"
 #include "clbench/util/interrupt.h"
-#include "common.h"
+#include "fleet.h"
 
 int clb_fleet_enter(const char *command)
 {
@@ -37,8 +39,26 @@ int clb_fleet_enter(const char *command)
     /* Every rank runs the same command, or the ranks would wait in different places. */
     unsigned long plan = 14695981039346656037ul;
     for (const char *c = command; *c; c++)
-        plan = clb_fleet_plan_add(plan, (unsigned char)*c);
+        plan = clb_plan_add(plan, (unsigned char)*c);
     return clb_fleet_plan(command, plan);
+}
+
+int clb_fleet_enter_world(const char *command, const struct clb_mpi_world **world)
+{
+    static struct clb_mpi_world w;
+    struct clb_error e;
+
+    if (!clb_mpi_built()) {
+        clb_mpi_start(&w, &e); /* says why */
+        fprintf(stderr, "clbench %s: %s\n", command, e.msg);
+        return CLB_EXIT_USAGE;
+    }
+    if (clb_mpi_start(&w, &e)) {
+        clb_report_error(&e);
+        return CLB_EXIT_FAILURE;
+    }
+    *world = &w;
+    return CLB_EXIT_OK;
 }
 
 void clb_fleet_leave(void)
@@ -56,11 +76,6 @@ bool clb_fleet_step(void *unused)
     (void)unused;
     /* The allreduce is the barrier: no rank starts before every rank got here. */
     return clb_fleet_signal() == 0;
-}
-
-unsigned long clb_fleet_plan_add(unsigned long plan, unsigned long v)
-{
-    return (plan ^ v) * 1099511628211ul;
 }
 
 int clb_fleet_plan(const char *what, unsigned long plan)
@@ -149,8 +164,8 @@ static int emit_root(const struct clb_common *common, const char *output, char *
     return rc;
 }
 
-static int emit_fleet(const struct clb_common *common, const char *output,
-                      clb_report_writer write, const void *report, int rc, int signal)
+int clb_fleet_emit(const struct clb_common *common, const char *output,
+                   clb_report_writer write, const void *report, int rc)
 {
     const struct clb_mpi_world *w = clb_mpi_fleet();
     char *text = NULL, **parts = NULL;
@@ -173,24 +188,100 @@ static int emit_fleet(const struct clb_common *common, const char *output,
     }
     free(text);
     rc = clb_mpi_max(rc);
-    signal = clb_mpi_max(signal);
     if (w->rank == 0 && parts)
         rc = emit_root(common, output, parts, lens, locals, w->size, rc);
     clb_mpi_gather_free(parts, lens, locals, w->rank == 0 ? w->size : 0);
-    rc = clb_mpi_bcast_int(rc);
-    if (signal) {
-        if (w->rank == 0)
-            fprintf(stderr, "clbench: interrupted by %s; the results measured so far were "
-                            "kept\n", strsignal(signal));
-        return 128 + signal;
+    return clb_mpi_bcast_int(rc);
+}
+
+int clb_fleet_gather_text(enum clb_format fmt, const char *text, size_t len,
+                          clb_fleet_merge_fn merge, int rc)
+{
+    const struct clb_mpi_world *w = clb_mpi_fleet();
+    char **parts = NULL, **names = NULL;
+    size_t *lens = NULL, *name_lens = NULL;
+    int *locals = NULL, *name_locals = NULL;
+    struct clb_error e;
+
+    /* Both gathers on every rank, whatever the first gave: the ranks stay in step. */
+    const int got_text = clb_mpi_gather(text, len, &parts, &lens, &locals, &e);
+    if (got_text)
+        clb_report_error(&e);
+    if (clb_mpi_gather(w->host, strlen(w->host), &names, &name_lens, &name_locals, &e)) {
+        clb_report_error(&e);
+        rc = CLB_EXIT_FAILURE;
     }
+    if (got_text)
+        rc = CLB_EXIT_FAILURE;
+    struct clb_fleet_text *all = w->rank == 0 ? calloc((size_t)w->size, sizeof(*all)) : NULL;
+    if (w->rank == 0 && !all)
+        rc = CLB_EXIT_FAILURE;
+    for (int r = 0; all && parts && names && r < w->size; r++)
+        all[r] = (struct clb_fleet_text){ r, locals[r], names[r] ? names[r] : "?", parts[r],
+                                          lens[r] };
+    if (all && parts && names && merge(stdout, fmt, all, w->size))
+        rc = CLB_EXIT_FAILURE;
+    free(all);
+    clb_mpi_gather_free(parts, lens, locals, w->rank == 0 ? w->size : 0);
+    clb_mpi_gather_free(names, name_lens, name_locals, w->rank == 0 ? w->size : 0);
     return rc;
 }
 
-int clb_emit_result(const struct clb_common *common, const char *output,
-                    clb_report_writer write, const void *report, int rc, int signal)
+int clb_fleet_selection(struct clb_selection *sel, int rc)
 {
-    if (clb_mpi_fleet())
-        return emit_fleet(common, output, write, report, rc, signal);
-    return clb_emit_report(output, common->format, write, report, rc, signal);
+    const struct clb_mpi_world *w = clb_mpi_fleet();
+
+    if (rc == CLB_EXIT_OK && w) {
+        size_t idx[64], n = sel->n_devices < 64 ? sel->n_devices : 64;
+        n = clb_mpi_pick_devices(n, w->local_size, w->local_rank, idx);
+        for (size_t i = 0; i < n; i++)
+            sel->devices[i] = sel->devices[idx[i]];
+        sel->n_devices = n;
+    }
+    sel->n_slots = sel->n_devices;
+    if (!w)
+        return rc;
+    /* Every rank goes on, or none: a rank left out would leave the others waiting. */
+    const int all = clb_mpi_max(rc);
+    if (all != CLB_EXIT_OK && rc == CLB_EXIT_OK) {
+        fprintf(stderr, "clbench: rank %d on %s stops: another rank could not open its "
+                        "devices\n", w->rank, w->host);
+        clb_selection_close(sel);
+    }
+    if (all == CLB_EXIT_OK)
+        sel->n_slots = (size_t)clb_mpi_max((int)sel->n_devices);
+    return all;
+}
+
+bool clb_fleet_active(void)
+{
+    return clb_mpi_fleet() != NULL;
+}
+
+bool clb_fleet_lead(void)
+{
+    const struct clb_mpi_world *w = clb_mpi_fleet();
+    return !w || w->rank == 0;
+}
+
+int clb_fleet_local_ranks(void)
+{
+    const struct clb_mpi_world *w = clb_mpi_fleet();
+    return w ? w->local_size : 1;
+}
+
+int clb_fleet_cpu_sharers(void)
+{
+    const struct clb_mpi_world *w = clb_mpi_fleet();
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (w && w->local_size > 1 && online > 0 &&
+        (long)clb_cpu_count_available() * w->local_size > online)
+        return w->local_size;
+    return 1;
+}
+
+void clb_fleet_abort(const char *why)
+{
+    clb_mpi_abort_fleet(why);
 }

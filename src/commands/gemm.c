@@ -1,5 +1,4 @@
 #include <libgen.h>
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,7 +9,6 @@
 #include "clbench/cli/args.h"
 #include "clbench/cli/gemm_args.h"
 #include "clbench/fit/fit.h"
-#include "clbench/mpi/mpi.h"
 #include "clbench/output/devices.h"
 #include "clbench/output/fit.h"
 #include "clbench/output/gemm.h"
@@ -19,6 +17,7 @@
 #include "clbench/util/cpu.h"
 #include "clbench/util/interrupt.h"
 #include "common.h"
+#include "runner.h"
 #include "config.h"
 
 struct gemm_config {
@@ -325,59 +324,13 @@ static int validate(struct gemm_config *cfg)
             return CLB_EXIT_USAGE;
         }
         /* In a fleet only rank 0 writes it: the folder need not exist on other nodes. */
-        const struct clb_mpi_world *fleet = clb_mpi_fleet();
-        if (!writable && (!fleet || fleet->rank == 0)) {
+        if (!writable && clb_fleet_lead()) {
             fprintf(stderr, "clbench gemm: option --output: cannot write in the folder of '%s'\n",
                     cfg->output);
             return CLB_EXIT_USAGE;
         }
     }
     return CLB_EXIT_OK;
-}
-
-static bool needs_devices(const struct gemm_config *cfg)
-{
-    for (size_t i = 0; i < cfg->backends.n; i++)
-        if (cfg->backends.v[i]->on_device)
-            return true;
-    return false;
-}
-
-/*
- * The limits the GEMM figures are held against: the host CPU's own FMA peak,
- * and each device's peak (and, with `bandwidth`, its memory bandwidth), in
- * the GEMM precisions.
- */
-static void measure_limits(const struct gemm_config *cfg, const struct clb_selection *sel,
-                           bool bandwidth, struct clb_micro_results *micro)
-{
-    const char *precs[CLB_PRECISION_COUNT];
-    for (size_t i = 0; i < cfg->precisions.n; i++)
-        precs[i] = clb_precision_name(cfg->precisions.v[i]);
-    struct clb_micro_options mopt = { .runs = 3, .precisions = precs,
-                                      .n_precisions = cfg->precisions.n };
-    if (!clb_fleet_step(NULL))
-        return;
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "[limits] peak of the host CPU ...\n");
-    clb_host_peak_run(&mopt, micro);
-    /* In a fleet every rank takes its d-th device step together, device or not. */
-    for (size_t d = 0; d < sel->n_slots && clb_fleet_step(NULL); d++) {
-        struct clb_cl_env env;
-        struct clb_error e;
-        if (d >= sel->n_devices)
-            continue;
-        if (isatty(STDERR_FILENO))
-            fprintf(stderr, "[limits %zu/%zu] peak%s %s ...\n", d + 1, sel->n_devices,
-                    bandwidth ? " and bandwidth" : "",
-                    clb_device_str(sel->devices[d], CLB_PROP_NAME));
-        if (clb_cl_env_init(&env, sel->devices[d]->id, false, &e))
-            continue; /* the GEMM rows of this device will report the fault */
-        clb_peak_run(sel->devices[d], &env, &mopt, micro);
-        if (bandwidth && !clb_interrupted())
-            clb_bandwidth_run(sel->devices[d], &env, &mopt, micro);
-        clb_cl_env_finish(&env);
-    }
 }
 
 /* The tuning cache behind the runner's stored parameters. */
@@ -388,62 +341,74 @@ static bool stored_params(const struct clb_device *dev, const char *kernel, enum
     return clb_tuning_lookup(dev, kernel, clb_precision_name(p), shape, mode, out, match);
 }
 
-static int gemm_main(struct gemm_config *cfg, bool show_devices)
-{
-    struct clb_selection sel = { 0 };
+/* One run of gemm or run: its config, and what it measured. */
+struct gemm_state {
+    struct gemm_config *cfg;
+    bool show_devices; /* run: the device list first, and bandwidth among the limits */
+    bool limits;       /* measure the peaks first */
+    struct clb_gemm_options opt;
     struct clb_gemm_results res;
-    struct clb_error e;
-    int rc;
+    struct clb_micro_results micro;
+    struct clb_gemm_report report;
+};
 
-    /* Every rank of a fleet goes on, or none (the output folder is checked on each). */
-    if ((rc = clb_fleet_agree(validate(cfg))) != CLB_EXIT_OK)
-        return rc;
-    /* OpenBLAS alone needs no OpenCL: -b openblas works on a machine without a driver. */
-    if (needs_devices(cfg) && (rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
-        return rc;
-    /* A fleet's ranks must take the same steps: the same plan on every rank. */
-    const bool limits = !cfg->no_peak || show_devices;
-    unsigned long plan = clb_fleet_plan_add(limits, sel.n_slots);
+static int gemm_validate(struct clb_run *run)
+{
+    struct gemm_state *g = run->cmd;
+
+    run->output = g->cfg->output;
+    return validate(g->cfg);
+}
+
+static bool needs_devices(const struct clb_run *run)
+{
+    const struct gemm_config *cfg = ((const struct gemm_state *)run->cmd)->cfg;
+
+    for (size_t i = 0; i < cfg->backends.n; i++)
+        if (cfg->backends.v[i]->on_device)
+            return true;
+    return false;
+}
+
+static unsigned long gemm_plan(const struct clb_run *run, unsigned long plan)
+{
+    const struct gemm_state *g = run->cmd;
+    const struct gemm_config *cfg = g->cfg;
+
+    plan = clb_plan_add(g->limits, plan);
     for (size_t p = 0; p < cfg->precisions.n; p++)
-        plan = clb_fleet_plan_add(plan, cfg->precisions.v[p]);
+        plan = clb_plan_add(plan, cfg->precisions.v[p]);
     for (size_t i = 0; i < cfg->sizes.n; i++)
-        plan = clb_fleet_plan_add(clb_fleet_plan_add(clb_fleet_plan_add(plan, cfg->sizes.v[i].m),
+        plan = clb_plan_add(clb_plan_add(clb_plan_add(plan, cfg->sizes.v[i].m),
                                                      cfg->sizes.v[i].n),
                                   cfg->sizes.v[i].k);
     for (size_t b = 0; b < cfg->backends.n; b++)
-        plan = clb_fleet_plan_add(plan, cfg->backends.v[b]->on_device);
-    plan = clb_fleet_plan_add(plan, cfg->mode.trans_a + 2 * cfg->mode.trans_b +
+        plan = clb_plan_add(plan, cfg->backends.v[b]->on_device);
+    plan = clb_plan_add(plan, cfg->mode.trans_a + 2 * cfg->mode.trans_b +
                                         4 * cfg->mode.col_major);
-    plan = clb_fleet_plan_add(clb_fleet_plan_add(plan, cfg->mode.ld_pad), cfg->mode.offset);
-    if ((rc = clb_fleet_plan(show_devices ? "run" : "gemm", plan)) != CLB_EXIT_OK) {
-        clb_selection_close(&sel);
-        return rc;
-    }
-    /* OpenBLAS's core note: once, the arguments accepted, the baseline about to run. */
-    if (gemm_blas_core(cfg) && clb_blas_core_state()->note[0])
-        fprintf(stderr, "clbench: %s\n", clb_blas_core_state()->note);
-    /*
-     * A fleet's ranks on one node share its CPU: unless the launcher bound each
-     * to CPUs of its own (then they see fewer), OpenBLAS gets this rank's part.
-     */
-    const struct clb_mpi_world *fleet = clb_mpi_fleet();
-    unsigned threads = cfg->threads;
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (fleet && fleet->local_size > 1 && !threads && online > 0 &&
-        (long)clb_cpu_count_available() * fleet->local_size > online) {
-        threads = clb_cpu_count_available() / (unsigned)fleet->local_size;
-        threads = threads ? threads : 1;
-    }
+    return clb_plan_add(clb_plan_add(plan, cfg->mode.ld_pad), cfg->mode.offset);
+}
 
-    if (show_devices && cfg->common.format == CLB_FORMAT_TABLE && sel.inv && !fleet) {
-        struct clb_devices_report dr = { .inv = sel.inv, .devices = sel.devices,
-                                         .n_devices = sel.n_devices };
-        clb_devices_write(stdout, CLB_FORMAT_TABLE, &dr);
-        fputc('\n', stdout);
-        fflush(stdout);
-    }
+/*
+ * OpenBLAS's threads: --threads, or for a fleet's ranks on one node, which
+ * share its CPU unless the launcher bound each to CPUs of its own (then they
+ * see fewer), this rank's part; 0: every CPU.
+ */
+static unsigned host_threads(const struct gemm_config *cfg)
+{
+    const int sharers = clb_fleet_cpu_sharers();
 
-    struct clb_gemm_options opt = {
+    if (cfg->threads || sharers <= 1)
+        return cfg->threads;
+    const unsigned threads = clb_cpu_count_available() / (unsigned)sharers;
+    return threads ? threads : 1;
+}
+
+static void gemm_options_fill(struct gemm_state *g, const struct clb_run *run)
+{
+    const struct gemm_config *cfg = g->cfg;
+
+    g->opt = (struct clb_gemm_options){
         .shapes = cfg->sizes.v,
         .n_shapes = cfg->sizes.n,
         .roles = cfg->model ? cfg->roles : NULL,
@@ -456,7 +421,7 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         .warmup = cfg->warmup,
         .min_time_s = cfg->min_time_s,
         .max_time_s = cfg->max_time_s,
-        .threads = threads,
+        .threads = host_threads(cfg),
         .transfers = cfg->transfers,
         .seed = cfg->seed,
         .alpha = cfg->alpha,
@@ -465,41 +430,111 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
         .code_path = cfg->code_path,
         .progress = isatty(STDERR_FILENO),
         .stored_params = stored_params,
-        .step = fleet ? clb_fleet_step : NULL,
-        .device_slots = sel.n_slots,
+        .step = run->step,
+        .device_slots = run->sel.n_slots,
     };
-    struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
-                                 .started = time(NULL) };
-    struct clb_micro_results micro = { 0 };
-    clb_interrupt_install();
+}
+
+static int gemm_begin(struct clb_run *run)
+{
+    struct gemm_state *g = run->cmd;
+    const struct clb_selection *sel = &run->sel;
+
+    /* OpenBLAS's core note: once, the arguments accepted, the baseline about to run. */
+    if (gemm_blas_core(g->cfg) && clb_blas_core_state()->note[0])
+        fprintf(stderr, "clbench: %s\n", clb_blas_core_state()->note);
+    if (g->show_devices && g->cfg->common.format == CLB_FORMAT_TABLE && sel->inv &&
+        !clb_fleet_active()) {
+        struct clb_devices_report dr = { .inv = sel->inv, .devices = sel->devices,
+                                         .n_devices = sel->n_devices };
+        clb_devices_write(stdout, CLB_FORMAT_TABLE, &dr);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    gemm_options_fill(g, run);
+    return CLB_EXIT_OK;
+}
+
+/*
+ * The limits the GEMM figures are held against: the host CPU's own FMA peak,
+ * and each device's peak (and, for run, its memory bandwidth), in the GEMM
+ * precisions.
+ */
+static struct clb_micro_options limit_options(const struct gemm_config *cfg, const char **precs)
+{
+    for (size_t i = 0; i < cfg->precisions.n; i++)
+        precs[i] = clb_precision_name(cfg->precisions.v[i]);
+    return (struct clb_micro_options){ .runs = 3, .precisions = precs,
+                                       .n_precisions = cfg->precisions.n };
+}
+
+static void limits_host_step(struct clb_run *run)
+{
+    struct gemm_state *g = run->cmd;
+    const char *precs[CLB_PRECISION_COUNT];
+    const struct clb_micro_options mopt = limit_options(g->cfg, precs);
+
+    if (!g->limits)
+        return;
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "[limits] peak of the host CPU ...\n");
+    clb_host_peak_run(&mopt, &g->micro);
+}
+
+static void limits_device_step(struct clb_run *run, size_t d)
+{
+    struct gemm_state *g = run->cmd;
+    const struct clb_selection *sel = &run->sel;
+    const char *precs[CLB_PRECISION_COUNT];
+    const struct clb_micro_options mopt = limit_options(g->cfg, precs);
+    struct clb_cl_env env;
+    struct clb_error e;
+
+    if (!g->limits || d >= sel->n_devices)
+        return;
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "[limits %zu/%zu] peak%s %s ...\n", d + 1, sel->n_devices,
+                g->show_devices ? " and bandwidth" : "",
+                clb_device_str(sel->devices[d], CLB_PROP_NAME));
+    if (clb_cl_env_init(&env, sel->devices[d]->id, false, &e))
+        return; /* the GEMM rows of this device will report the fault */
+    clb_peak_run(sel->devices[d], &env, &mopt, &g->micro);
+    if (g->show_devices && !clb_interrupted())
+        clb_bandwidth_run(sel->devices[d], &env, &mopt, &g->micro);
+    clb_cl_env_finish(&env);
+}
+
+static int gemm_measure(struct clb_run *run, struct clb_error *e)
+{
+    struct gemm_state *g = run->cmd;
+
     /* What explains the GEMM figures: each device's peak (and, for run, its bandwidth). */
-    if (limits) {
-        measure_limits(cfg, &sel, show_devices, &micro);
-        clb_datasheet_attach(&micro);
-    }
-    if (clb_gemm_run(&opt, sel.devices, sel.n_devices, &res, &e) != 0) {
-        clb_mpi_abort_fleet(e.msg);
-        clb_report_error(&e);
-        clb_selection_close(&sel);
-        return CLB_EXIT_FAILURE;
-    }
-    meta.signal = clb_fleet_signal();
-    meta.complete = !res.interrupted && !clb_interrupted() && !meta.signal;
-    /* After the run: the libraries as they ran (OpenBLAS's threads are set by then). */
-    struct clb_run_record *record = clb_run_record_capture(opt.backends, opt.n_backends);
-    if (!record) {
-        clb_mpi_abort_fleet("out of host memory");
-        clb_gemm_results_finish(&res);
-        clb_micro_results_finish(&micro);
-        clb_selection_close(&sel);
-        return CLB_EXIT_FAILURE;
-    }
-    meta.record = record;
-    if (res.baseline && !threads && res.host_threads &&
-        res.host_threads < clb_cpu_count_available())
+    if (g->limits)
+        clb_datasheet_attach(&g->micro);
+    if (clb_gemm_run(&g->opt, run->sel.devices, run->sel.n_devices, &g->res, e) != 0)
+        return -1;
+    run->interrupted = g->res.interrupted;
+    return 0;
+}
+
+static size_t gemm_backends(const struct clb_run *run, const struct clb_gemm_backend *const **out)
+{
+    const struct gemm_state *g = run->cmd;
+
+    *out = g->opt.backends;
+    return g->opt.n_backends;
+}
+
+/* Each row's limits: the peaks measured, and the datasheet's figures. */
+static void hold_against_limits(struct gemm_state *g)
+{
+    struct clb_gemm_results *res = &g->res;
+
+    if (res->baseline && !g->opt.threads && res->host_threads &&
+        res->host_threads < clb_cpu_count_available())
         fprintf(stderr, "clbench: warning: %s ran %u thread%s on %u available CPUs (it may "
                         "be built for fewer): the CPU baseline used part of the CPU\n",
-                res.baseline->name, res.host_threads, res.host_threads == 1 ? "" : "s",
+                res->baseline->name, res->host_threads, res->host_threads == 1 ? "" : "s",
                 clb_cpu_count_available());
     /*
      * A host backend on fewer threads than there are physical cores is held
@@ -509,61 +544,83 @@ static int gemm_main(struct gemm_config *cfg, bool show_devices)
      * it already is this rank's share.
      */
     const double host_share =
-        fleet && fleet->local_size > 1 ? 1.0 : clb_cpu_core_share(res.host_threads);
-    for (size_t i = 0; i < res.n_rows; i++) {
-        struct clb_gemm_row *row = &res.rows[i];
+        clb_fleet_local_ranks() > 1 ? 1.0 : clb_cpu_core_share(res->host_threads);
+    for (size_t i = 0; i < res->n_rows; i++) {
+        struct clb_gemm_row *row = &res->rows[i];
         const char *prec = clb_precision_name(row->precision);
         /* An OpenCL CPU device runs on the host's silicon: both peaks apply. */
         const bool on_host = !row->device || clb_device_is_cpu(row->device);
         if (row->device)
-            row->device_peak_gflops = clb_micro_peak(&micro, row->device, prec);
+            row->device_peak_gflops = clb_micro_peak(&g->micro, row->device, prec);
         if (on_host)
-            row->host_peak_gflops = clb_micro_peak(&micro, NULL, prec) *
+            row->host_peak_gflops = clb_micro_peak(&g->micro, NULL, prec) *
                                     (row->device ? 1.0 : host_share);
     }
-    clb_datasheet_attach_gemm(&res, &micro, host_share);
-    struct clb_gemm_report report = { .meta = &meta, .micro = &micro, .show_micro = show_devices,
-                                      .results = &res, .options = &opt,
-                                      .devices = sel.devices, .n_devices = sel.n_devices,
-                                      .shapes = cfg->model ? cfg->model->name : NULL,
-                                      .context = cfg->context, .batch = cfg->batch };
-    rc = CLB_EXIT_OK;
-    for (size_t i = 0; i < res.n_rows; i++)
-        if (res.rows[i].status == CLB_ROW_FAILED || res.rows[i].status == CLB_ROW_ERROR)
-            rc = CLB_EXIT_FAILURE;
-    for (size_t i = 0; i < micro.n_rows; i++)
-        if (micro.rows[i].status == CLB_ROW_FAILED || micro.rows[i].status == CLB_ROW_ERROR)
-            rc = CLB_EXIT_FAILURE;
-    rc = clb_emit_result(&cfg->common, cfg->output, write_report, &report, rc, meta.signal);
-    clb_gemm_results_finish(&res);
-    clb_micro_results_finish(&micro);
-    clb_selection_close(&sel);
-    free(record);
-    return rc;
+    clb_datasheet_attach_gemm(res, &g->micro, host_share);
 }
 
-static int gemm_fleet_main(const char *name, struct gemm_config *cfg, bool show_devices)
+static const void *gemm_report(struct clb_run *run)
 {
-    int rc = clb_fleet_enter(name);
+    struct gemm_state *g = run->cmd;
+    const struct gemm_config *cfg = g->cfg;
 
-    if (rc == CLB_EXIT_OK)
-        rc = gemm_main(cfg, show_devices);
-    clb_fleet_leave();
-    return rc;
+    hold_against_limits(g);
+    g->report = (struct clb_gemm_report){ .meta = &run->meta, .micro = &g->micro,
+                                          .show_micro = g->show_devices, .results = &g->res,
+                                          .options = &g->opt, .devices = run->sel.devices,
+                                          .n_devices = run->sel.n_devices,
+                                          .shapes = cfg->model ? cfg->model->name : NULL,
+                                          .context = cfg->context, .batch = cfg->batch };
+    for (size_t i = 0; i < g->res.n_rows; i++)
+        if (clb_row_failed(g->res.rows[i].status))
+            run->rc = CLB_EXIT_FAILURE;
+    for (size_t i = 0; i < g->micro.n_rows; i++)
+        if (clb_row_failed(g->micro.rows[i].status))
+            run->rc = CLB_EXIT_FAILURE;
+    return &g->report;
+}
+
+static void gemm_finish(struct clb_run *run)
+{
+    struct gemm_state *g = run->cmd;
+
+    clb_gemm_results_finish(&g->res);
+    clb_micro_results_finish(&g->micro);
+}
+
+#define GEMM_MEASURE(name_)                                                                \
+    {                                                                                      \
+        .name = name_, .validate = gemm_validate, .devices_needed = needs_devices,         \
+        .plan = gemm_plan, .begin = gemm_begin, .host_step = limits_host_step,             \
+        .device_step = limits_device_step, .measure = gemm_measure,                        \
+        .backends = gemm_backends, .report = gemm_report, .write = write_report,           \
+        .finish = gemm_finish,                                                             \
+    }
+
+static const struct clb_measure gemm_measure_gemm = GEMM_MEASURE("gemm");
+static const struct clb_measure gemm_measure_run = GEMM_MEASURE("run");
+
+static int gemm_main(struct gemm_config *cfg, bool show_devices)
+{
+    struct gemm_state g = { .cfg = cfg, .show_devices = show_devices,
+                            .limits = !cfg->no_peak || show_devices };
+
+    return clb_measure_run(show_devices ? &gemm_measure_run : &gemm_measure_gemm, &g,
+                           &cfg->common);
 }
 
 static int gemm_run(void *config, int n_operands, char **operands)
 {
     (void)n_operands;
     (void)operands;
-    return gemm_fleet_main("gemm", config, false);
+    return gemm_main(config, false);
 }
 
 static int run_run(void *config, int n_operands, char **operands)
 {
     (void)n_operands;
     (void)operands;
-    return gemm_fleet_main("run", config, true);
+    return gemm_main(config, true);
 }
 
 const struct clb_command clb_cmd_gemm = {

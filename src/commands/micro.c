@@ -2,17 +2,16 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "clbench/bench/hostpeak.h"
 #include "clbench/cli/args.h"
 #include "clbench/cli/gemm_args.h"
-#include "clbench/mpi/mpi.h"
 #include "clbench/output/micro.h"
 #include "clbench/util/interrupt.h"
 #include "clbench/util/parse.h"
 #include "common.h"
+#include "runner.h"
 
 struct micro_config {
     struct clb_common common;
@@ -168,152 +167,158 @@ static const struct clb_option latency_options[] = {
 typedef int (*micro_fn)(const struct clb_device *, const struct clb_cl_env *,
                         const struct clb_micro_options *, struct clb_micro_results *);
 
+/* One run of a micro command: its config, what it measures, and what it measured. */
+struct micro_run {
+    struct micro_config *cfg;
+    micro_fn fn;
+    const char *name;
+    const char *precs[CLB_PRECISION_COUNT];
+    struct clb_micro_options opt;
+    struct clb_micro_results res;
+    struct clb_micro_report report;
+};
+
 static int write_report(FILE *out, enum clb_format fmt, const void *report)
 {
     return clb_micro_write(out, fmt, report);
 }
 
-int clb_micro_emit(const struct clb_common *common, const char *output, bool gather,
-                   struct clb_run_meta *meta, int signal, const struct clb_micro_report *report)
+/* bandwidth: arrays too small for one chunk in every precision asked for would skip every row. */
+static int check_stream_bytes(const struct micro_run *m)
 {
-    struct clb_run_record *record = clb_run_record_capture(NULL, 0);
-    int rc = CLB_EXIT_OK;
+    const struct micro_config *cfg = m->cfg;
+    bool fp32_only = m->opt.n_precisions > 0;
 
-    if (!record) {
-        if (gather)
-            clb_mpi_abort_fleet("out of host memory");
-        return CLB_EXIT_FAILURE;
+    for (size_t i = 0; i < m->opt.n_precisions; i++)
+        fp32_only &= !strcmp(m->precs[i], "fp32");
+    const uint64_t least = CLB_STREAM_MIN_ELEMENTS * (fp32_only ? 4u : 8u);
+    for (size_t i = 0; i < (cfg->sizes.n ? cfg->sizes.n : 1); i++) {
+        const uint64_t b = cfg->sizes.n ? cfg->sizes.v[i] : cfg->bytes;
+        if (b && b < least) {
+            fprintf(stderr, "clbench bandwidth: option %s: %" PRIu64 " bytes hold fewer "
+                            "than %d %s elements (one chunk of the dot kernel): expected "
+                            "at least %s%s\n", cfg->sizes.n ? "--sizes" : "--bytes", b,
+                    CLB_STREAM_MIN_ELEMENTS, fp32_only ? "fp32" : "fp64",
+                    fp32_only ? "4K" : "8K", fp32_only ? "" : ", or 4K with -p fp32");
+            return CLB_EXIT_USAGE;
+        }
     }
-    meta->record = record;
-    meta->complete = signal == 0;
-    meta->signal = signal;
-    for (size_t i = 0; i < report->results->n_rows; i++)
-        if (report->results->rows[i].status == CLB_ROW_FAILED ||
-            report->results->rows[i].status == CLB_ROW_ERROR)
-            rc = CLB_EXIT_FAILURE;
-    rc = gather ? clb_emit_result(common, output, write_report, report, rc, signal)
-                : clb_emit_report(output, common->format, write_report, report, rc, signal);
-    meta->record = NULL;
-    free(record);
-    return rc;
+    return CLB_EXIT_OK;
 }
 
-static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
+static int micro_validate(struct clb_run *run)
 {
-    struct clb_selection sel;
-    struct clb_micro_results res = { 0 };
-    struct clb_micro_options opt = { .runs = cfg->runs, .min_time_s = cfg->min_time_s,
-                                     .bytes = cfg->bytes,
-                                     .sizes = cfg->sizes.n ? cfg->sizes.v : NULL,
-                                     .n_sizes = cfg->sizes.n,
-                                     .transfer_modes = cfg->transfer_modes,
-                                     .code_path = cfg->code_path };
-    struct clb_run_meta meta = { .argc = cfg->common.argc, .argv = cfg->common.argv,
-                                 .started = time(NULL) };
-    struct clb_error e;
-    int rc;
+    struct micro_run *m = run->cmd;
+    const struct micro_config *cfg = m->cfg;
+    int rc = CLB_EXIT_OK;
 
-    rc = CLB_EXIT_OK;
+    m->opt = (struct clb_micro_options){ .runs = cfg->runs, .min_time_s = cfg->min_time_s,
+                                         .bytes = cfg->bytes,
+                                         .sizes = cfg->sizes.n ? cfg->sizes.v : NULL,
+                                         .n_sizes = cfg->sizes.n,
+                                         .transfer_modes = cfg->transfer_modes,
+                                         .code_path = cfg->code_path,
+                                         .all_variants = cfg->verbose };
     /* Streams run in fp32 and fp64; "all" means both. */
-    const char *precs[CLB_PRECISION_COUNT];
     for (size_t i = 0; i < cfg->precisions.n; i++) {
         const enum clb_precision p = cfg->precisions.v[i];
         if (p == CLB_FP16 && cfg->precisions.n < CLB_PRECISION_COUNT) {
             fprintf(stderr, "clbench %s: option --precision: streams run in fp32 and fp64, "
-                            "not fp16\n", name);
+                            "not fp16\n", m->name);
             rc = CLB_EXIT_USAGE;
         }
         if (p != CLB_FP16)
-            precs[opt.n_precisions++] = clb_precision_name(p);
+            m->precs[m->opt.n_precisions++] = clb_precision_name(p);
     }
-    opt.precisions = opt.n_precisions ? precs : NULL;
-    /* Arrays too small for one chunk in every precision asked for would skip every row. */
-    if (!strcmp(name, "bandwidth") && rc == CLB_EXIT_OK) {
-        bool fp32_only = opt.n_precisions > 0;
-        for (size_t i = 0; i < opt.n_precisions; i++)
-            fp32_only &= !strcmp(precs[i], "fp32");
-        const uint64_t least = CLB_STREAM_MIN_ELEMENTS * (fp32_only ? 4u : 8u);
-        for (size_t i = 0; i < (cfg->sizes.n ? cfg->sizes.n : 1); i++) {
-            const uint64_t b = cfg->sizes.n ? cfg->sizes.v[i] : cfg->bytes;
-            if (b && b < least) {
-                fprintf(stderr, "clbench bandwidth: option %s: %" PRIu64 " bytes hold fewer "
-                                "than %d %s elements (one chunk of the dot kernel): expected "
-                                "at least %s%s\n", cfg->sizes.n ? "--sizes" : "--bytes", b,
-                        CLB_STREAM_MIN_ELEMENTS, fp32_only ? "fp32" : "fp64",
-                        fp32_only ? "4K" : "8K", fp32_only ? "" : ", or 4K with -p fp32");
-                rc = CLB_EXIT_USAGE;
-                break;
-            }
-        }
-    }
+    m->opt.precisions = m->opt.n_precisions ? m->precs : NULL;
+    if (!strcmp(m->name, "bandwidth") && rc == CLB_EXIT_OK)
+        rc = check_stream_bytes(m);
     if (cfg->bytes && cfg->sizes.n) {
-        fprintf(stderr, "clbench %s: options --bytes and --sizes conflict: give one\n", name);
+        fprintf(stderr, "clbench %s: options --bytes and --sizes conflict: give one\n", m->name);
         rc = CLB_EXIT_USAGE;
     }
     if (cfg->output && clb_format_from_path(cfg->output) < 0) {
-        fprintf(stderr, "clbench %s: option --output: '%s' must end in .json or .csv\n", name,
+        fprintf(stderr, "clbench %s: option --output: '%s' must end in .json or .csv\n", m->name,
                 cfg->output);
         rc = CLB_EXIT_USAGE;
     }
-    /* Every rank of a fleet goes on, or none. */
-    if ((rc = clb_fleet_agree(rc)) != CLB_EXIT_OK)
-        return rc;
-    if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
-        return rc;
-    clb_interrupt_install();
-    /* peak: the host CPU's own yardstick first, the limit a CPU device is held against. */
-    if (fn == clb_peak_run && clb_fleet_step(NULL)) {
-        opt.all_variants = cfg->verbose;
-        if (isatty(STDERR_FILENO))
-            fprintf(stderr, "peak host CPU ...\n");
-        clb_host_peak_run(&opt, &res);
-    }
-    /* Device by device; in a fleet every rank takes its i-th step together. */
-    for (size_t i = 0; i < sel.n_slots && clb_fleet_step(NULL); i++) {
-        struct clb_cl_env env;
-        if (i >= sel.n_devices)
-            continue;
-        if (isatty(STDERR_FILENO))
-            fprintf(stderr, "[%zu/%zu] %s %s ...\n", i + 1, sel.n_devices, name,
-                    clb_device_str(sel.devices[i], CLB_PROP_NAME));
-        if (clb_cl_env_init(&env, sel.devices[i]->id, false, &e)) {
-            struct clb_micro_row *row = clb_micro_add(&res, sel.devices[i], name, "gbps");
-            if (row) {
-                row->status = CLB_ROW_ERROR;
-                snprintf(row->case_, sizeof(row->case_), "all");
-                snprintf(row->reason, sizeof(row->reason), "%s", e.msg);
-            }
-            continue;
-        }
-        fn(sel.devices[i], &env, &opt, &res);
-        clb_cl_env_finish(&env);
-    }
-    /* The headline --stat asks for, before anything is held against it. */
-    for (size_t i = 0; i < res.n_rows; i++) {
-        res.rows[i].stat_best = cfg->stat_best;
-        clb_micro_row_summarize(&res.rows[i]);
-    }
-    clb_micro_pick_headlines(&res);
-    clb_datasheet_attach(&res);
-    struct clb_micro_report report = { .meta = &meta, .results = &res, .devices = sel.devices,
-                                       .n_devices = sel.n_devices, .runs = cfg->runs,
-                                       .verbose = cfg->verbose, .host_time = cfg->host_time };
-    rc = clb_micro_emit(&cfg->common, cfg->output, true, &meta, clb_fleet_signal(), &report);
-    clb_micro_results_finish(&res);
-    clb_selection_close(&sel);
+    run->output = cfg->output;
     return rc;
 }
 
-#define MICRO_COMMAND(name_, fn_, opts_, summary_)                                         \
+/* peak: the host CPU's own yardstick first, the limit a CPU device is held against. */
+static void micro_host_step(struct clb_run *run)
+{
+    struct micro_run *m = run->cmd;
+
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "peak host CPU ...\n");
+    clb_host_peak_run(&m->opt, &m->res);
+}
+
+static void micro_device_step(struct clb_run *run, size_t i)
+{
+    struct micro_run *m = run->cmd;
+    const struct clb_selection *sel = &run->sel;
+    struct clb_cl_env env;
+    struct clb_error e;
+
+    if (i >= sel->n_devices)
+        return;
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "[%zu/%zu] %s %s ...\n", i + 1, sel->n_devices, m->name,
+                clb_device_str(sel->devices[i], CLB_PROP_NAME));
+    if (clb_cl_env_init(&env, sel->devices[i]->id, false, &e)) {
+        struct clb_micro_row *row = clb_micro_add(&m->res, sel->devices[i], m->name, "gbps");
+        if (row) {
+            row->status = CLB_ROW_ERROR;
+            snprintf(row->case_, sizeof(row->case_), "all");
+            snprintf(row->reason, sizeof(row->reason), "%s", e.msg);
+        }
+        return;
+    }
+    m->fn(sel->devices[i], &env, &m->opt, &m->res);
+    clb_cl_env_finish(&env);
+}
+
+static const void *micro_report(struct clb_run *run)
+{
+    struct micro_run *m = run->cmd;
+
+    /* The headline --stat asks for, before anything is held against it. */
+    for (size_t i = 0; i < m->res.n_rows; i++) {
+        m->res.rows[i].stat_best = m->cfg->stat_best;
+        clb_micro_row_summarize(&m->res.rows[i]);
+        if (clb_row_failed(m->res.rows[i].status))
+            run->rc = CLB_EXIT_FAILURE;
+    }
+    clb_micro_pick_headlines(&m->res);
+    clb_datasheet_attach(&m->res);
+    m->report = (struct clb_micro_report){ .meta = &run->meta, .results = &m->res,
+                                           .devices = run->sel.devices,
+                                           .n_devices = run->sel.n_devices,
+                                           .runs = m->cfg->runs, .verbose = m->cfg->verbose,
+                                           .host_time = m->cfg->host_time };
+    return &m->report;
+}
+
+static void micro_finish(struct clb_run *run)
+{
+    clb_micro_results_finish(&((struct micro_run *)run->cmd)->res);
+}
+
+#define MICRO_COMMAND(name_, fn_, host_, opts_, summary_)                                  \
+    static const struct clb_measure measure_##name_ = {                                    \
+        .name = #name_, .validate = micro_validate, .host_step = host_,                    \
+        .device_step = micro_device_step, .report = micro_report,                          \
+        .write = write_report, .finish = micro_finish,                                     \
+    };                                                                                     \
     static int run_##name_(void *config, int n, char **ops)                                \
     {                                                                                      \
+        struct micro_run m = { .cfg = config, .fn = fn_, .name = #name_ };                 \
         (void)n;                                                                           \
         (void)ops;                                                                         \
-        int rc = clb_fleet_enter(#name_);                                                  \
-        if (rc == CLB_EXIT_OK)                                                             \
-            rc = micro_main(config, fn_, #name_);                                          \
-        clb_fleet_leave();                                                                 \
-        return rc;                                                                         \
+        return clb_measure_run(&measure_##name_, &m, &m.cfg->common);                      \
     }                                                                                      \
     const struct clb_command clb_cmd_##name_ = {                                           \
         .name = #name_, .summary = summary_, .usage = "", .options = opts_,                \
@@ -321,15 +326,15 @@ static int micro_main(struct micro_config *cfg, micro_fn fn, const char *name)
         .run = run_##name_,                                                                \
     }
 
-MICRO_COMMAND(peak, clb_peak_run, peak_options,
+MICRO_COMMAND(peak, clb_peak_run, micro_host_step, peak_options,
               "Peak arithmetic rate per precision (fp32, fp64, fp16, bf16, int32, int16, int8, "
               "int8dot) with clbench's own "
               "kernels, verified.");
-MICRO_COMMAND(bandwidth, clb_bandwidth_run, bandwidth_options,
+MICRO_COMMAND(bandwidth, clb_bandwidth_run, NULL, bandwidth_options,
               "Device memory bandwidth: copy, mul, add, triad, dot (BabelStream's kernels), "
               "verified.");
-MICRO_COMMAND(transfer, clb_transfer_run, transfer_options,
+MICRO_COMMAND(transfer, clb_transfer_run, NULL, transfer_options,
               "Host-to-device and device-to-host bandwidth, pageable and pinned memory (also "
               "non-blocking, map/unmap, zero-copy: --modes), by size.");
-MICRO_COMMAND(latency, clb_latency_run, latency_options,
+MICRO_COMMAND(latency, clb_latency_run, NULL, latency_options,
               "Kernel launch latency: round trip, enqueue to start, and an empty kernel's run.");

@@ -5,13 +5,13 @@
 #include <unistd.h>
 
 #include "clbench/cli/gemm_args.h"
-#include "clbench/mpi/mpi.h"
 #include "clbench/output/tune.h"
 #include "clbench/tune/search.h"
 #include "clbench/util/interrupt.h"
 #include "clbench/util/parse.h"
 #include "clbench/util/timer.h"
 #include "common.h"
+#include "runner.h"
 
 struct tune_config {
     struct clb_common common;
@@ -183,127 +183,124 @@ static int tune_device(const struct tune_config *cfg, const struct clb_device *d
     return rc;
 }
 
-/*
- * A fleet's tune: each rank searched its own devices (and stored into its
- * node's cache); rank 0 prints what each rank printed under its name, or one
- * JSON object of every rank's. Returns 1 when a rank's output was lost.
- */
-static int fleet_output(const struct tune_config *cfg, const char *text, size_t len)
+/* One run of tune: its config, the cache it stores into, and every search's JSON. */
+struct tune_run {
+    struct tune_config *cfg;
+    char path[4096];
+    json_t *all;
+};
+
+static int tune_validate(struct clb_run *run)
 {
-    const struct clb_mpi_world *w = clb_mpi_fleet();
-    char **parts = NULL, **names = NULL;
-    size_t *lens = NULL, *name_lens = NULL;
-    int *locals = NULL, *name_locals = NULL, rc = CLB_EXIT_OK;
-    struct clb_error e;
+    struct tune_run *t = run->cmd;
+    struct tune_config *cfg = t->cfg;
+    int rc = CLB_EXIT_OK;
 
-    /* Both gathers on every rank, whatever the first gave: the ranks stay in step. */
-    const int got_text = clb_mpi_gather(text, len, &parts, &lens, &locals, &e);
-    if (got_text)
-        clb_report_error(&e);
-    if (clb_mpi_gather(w->host, strlen(w->host), &names, &name_lens, &name_locals, &e)) {
-        clb_report_error(&e);
-        rc = CLB_EXIT_FAILURE;
-    }
-    if (got_text)
-        rc = CLB_EXIT_FAILURE;
-    json_t *ranks = json_array();
-    for (int r = 0; w->rank == 0 && parts && names && r < w->size; r++) {
-        const char *host = names[r] ? names[r] : "?";
-        if (!parts[r]) {
-            fprintf(stderr, "clbench: rank %d on %s sent no tuning output\n", r, host);
-            rc = CLB_EXIT_FAILURE;
-            continue;
-        }
-        if (cfg->common.format == CLB_FORMAT_TABLE) {
-            printf("== rank %d on %s (local rank %d) ==\n%s", r, host, locals[r], parts[r]);
-            continue;
-        }
-        json_t *one = json_loadb(parts[r], lens[r], 0, NULL);
-        json_array_append_new(ranks, json_pack("{s:s, s:i, s:i, s:o*}", "host", host, "rank", r,
-                                                "local_rank", locals[r], "tune", one));
-    }
-    if (w->rank == 0 && cfg->common.format != CLB_FORMAT_TABLE) {
-        json_t *root = json_pack("{s:i, s:O}", "ranks", w->size, "fleet", ranks);
-        if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
-            rc = CLB_EXIT_FAILURE;
-        fputc('\n', stdout);
-        json_decref(root);
-    }
-    json_decref(ranks);
-    clb_mpi_gather_free(parts, lens, locals, w->rank == 0 ? w->size : 0);
-    clb_mpi_gather_free(names, name_lens, name_locals, w->rank == 0 ? w->size : 0);
-    return rc;
-}
-
-static int tune_main(struct tune_config *cfg)
-{
-    struct clb_selection sel;
-    char path[4096] = "(none)";
-    const struct clb_mpi_world *fleet = clb_mpi_fleet();
-    char *text = NULL;
-    size_t len = 0;
-    int rc;
-
-    rc = CLB_EXIT_OK;
     for (size_t i = 0; i < cfg->precision.n && rc == CLB_EXIT_OK; i++) {
         if (cfg->precision.v[i] == CLB_FP16) {
             fprintf(stderr, "clbench tune: option --precision: tune fp32 or fp64\n");
             rc = CLB_EXIT_USAGE;
         }
     }
-    /* Every rank of a fleet goes on, or none. */
-    if ((rc = clb_fleet_agree(rc)) != CLB_EXIT_OK)
-        return rc;
-    clb_tuning_path(path, sizeof(path));
-    if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
-        return rc;
-    /* In a fleet each rank writes to memory, and rank 0 prints every rank's. */
-    FILE *out = fleet ? open_memstream(&text, &len) : stdout;
-    if (!out) {
-        fprintf(stderr, "clbench: out of host memory\n");
-        out = stdout;
-        rc = CLB_EXIT_FAILURE;
-    }
-    json_t *all = json_array();
-    clb_interrupt_install();
-    for (size_t i = 0; i < sel.n_slots && clb_fleet_step(NULL); i++)
-        if (i < sel.n_devices && tune_device(cfg, sel.devices[i], path, out, all) != CLB_EXIT_OK)
-            rc = CLB_EXIT_FAILURE;
-    if (cfg->common.format != CLB_FORMAT_TABLE)
-        clb_tune_write_json(out, path, all);
-    else
-        json_decref(all);
-    clb_selection_close(&sel);
-    if (out != stdout && fclose(out))
-        len = 0;
-    /* First (asleep), the end of every rank's searches; then what each printed. */
-    const int signal = clb_fleet_signal();
-    if (fleet) {
-        if (fleet_output(cfg, out != stdout ? text : NULL, out != stdout ? len : 0))
-            rc = CLB_EXIT_FAILURE;
-        free(text);
-    }
-    if (clb_finish_stdout())
-        rc = CLB_EXIT_FAILURE;
-    rc = clb_fleet_agree(rc);
-    if (signal) {
-        if (!fleet || fleet->rank == 0)
-            fprintf(stderr, "clbench: interrupted by %s; the sizes searched to the end were "
-                            "stored, the one interrupted was not\n", strsignal(signal));
-        return 128 + signal;
-    }
+    clb_tuning_path(t->path, sizeof(t->path));
     return rc;
 }
 
+static int tune_begin(struct clb_run *run)
+{
+    struct tune_run *t = run->cmd;
+
+    t->all = json_array();
+    return CLB_EXIT_OK;
+}
+
+static void tune_device_step(struct clb_run *run, size_t i)
+{
+    struct tune_run *t = run->cmd;
+
+    if (i < run->sel.n_devices &&
+        tune_device(t->cfg, run->sel.devices[i], t->path, run->out, t->all) != CLB_EXIT_OK)
+        run->rc = CLB_EXIT_FAILURE;
+}
+
+static const void *tune_report(struct clb_run *run)
+{
+    return run->cmd;
+}
+
+/* The table went out search by search; JSON is one document of every search at the end. */
+static int tune_write(FILE *out, enum clb_format fmt, const void *report)
+{
+    struct tune_run *t = (struct tune_run *)report;
+
+    if (fmt == CLB_FORMAT_TABLE)
+        return 0;
+    clb_tune_write_json(out, t->path, t->all);
+    t->all = NULL; /* clb_tune_write_json took it */
+    return 0;
+}
+
+/*
+ * A fleet's tune: each rank searched its own devices (and stored into its
+ * node's cache); rank 0 prints what each rank printed under its name, or one
+ * JSON object of every rank's. Returns 1 when a rank's output was lost.
+ */
+static int tune_merge(FILE *out, enum clb_format fmt, const struct clb_fleet_text *parts, int n)
+{
+    int rc = CLB_EXIT_OK;
+    json_t *ranks = json_array();
+
+    for (int r = 0; r < n; r++) {
+        if (!parts[r].text) {
+            fprintf(stderr, "clbench: rank %d on %s sent no tuning output\n", r, parts[r].host);
+            rc = CLB_EXIT_FAILURE;
+            continue;
+        }
+        if (fmt == CLB_FORMAT_TABLE) {
+            fprintf(out, "== rank %d on %s (local rank %d) ==\n%s", r, parts[r].host,
+                    parts[r].local_rank, parts[r].text);
+            continue;
+        }
+        json_t *one = json_loadb(parts[r].text, parts[r].len, 0, NULL);
+        json_array_append_new(ranks, json_pack("{s:s, s:i, s:i, s:o*}", "host", parts[r].host,
+                                                "rank", r, "local_rank", parts[r].local_rank,
+                                                "tune", one));
+    }
+    if (fmt != CLB_FORMAT_TABLE) {
+        json_t *root = json_pack("{s:i, s:O}", "ranks", n, "fleet", ranks);
+        if (!root || json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+            rc = CLB_EXIT_FAILURE;
+        fputc('\n', out);
+        json_decref(root);
+    }
+    json_decref(ranks);
+    return rc;
+}
+
+static void tune_finish(struct clb_run *run)
+{
+    json_decref(((struct tune_run *)run->cmd)->all);
+}
+
+static const struct clb_measure tune_measure = {
+    .name = "tune",
+    .validate = tune_validate,
+    .begin = tune_begin,
+    .device_step = tune_device_step,
+    .report = tune_report,
+    .write = tune_write,
+    .merge = tune_merge,
+    .finish = tune_finish,
+    .kept = "the sizes searched to the end were stored, the one interrupted was not",
+};
+
 static int tune_run(void *config, int n_operands, char **operands)
 {
+    struct tune_run t = { .cfg = config, .path = "(none)" };
+
     (void)n_operands;
     (void)operands;
-    int rc = clb_fleet_enter("tune");
-    if (rc == CLB_EXIT_OK)
-        rc = tune_main(config);
-    clb_fleet_leave();
-    return rc;
+    return clb_measure_run(&tune_measure, &t, &t.cfg->common);
 }
 
 const struct clb_command clb_cmd_tune = {

@@ -1,0 +1,141 @@
+/* The one lifecycle of a measuring command (runner.h): the hooks' order and the fleet's part. */
+#include "runner.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clbench/core/types.h"
+#include "clbench/util/interrupt.h"
+
+bool clb_row_failed(int status)
+{
+    return status == CLB_ROW_FAILED || status == CLB_ROW_ERROR;
+}
+
+/* validate, agreed; the devices; the plan, the same on every rank. 0 or the exit status. */
+static int prepare(const struct clb_measure *m, struct clb_run *run)
+{
+    int rc;
+
+    /* Every rank of a fleet goes on, or none (the output folder is checked on each). */
+    if ((rc = clb_fleet_agree(m->validate(run))) != CLB_EXIT_OK)
+        return rc;
+    /* OpenBLAS alone needs no OpenCL: -b openblas works on a machine without a driver. */
+    if ((!m->devices_needed || m->devices_needed(run)) &&
+        (rc = clb_fleet_selection(&run->sel, clb_selection_open(run->common, &run->sel))) !=
+            CLB_EXIT_OK)
+        return rc;
+    /* A fleet's ranks must take the same steps: the same plan on every rank. */
+    unsigned long plan = m->plan ? m->plan(run, run->sel.n_slots)
+                                 : clb_plan_add(14695981039346656037ul, run->sel.n_slots);
+    if ((rc = clb_fleet_plan(m->name, plan)) != CLB_EXIT_OK)
+        clb_selection_close(&run->sel);
+    return rc;
+}
+
+/* The steps, each behind the fleet's barrier. 0, or 1 when measure failed (e set). */
+static int steps(const struct clb_measure *m, struct clb_run *run, struct clb_error *e)
+{
+    clb_interrupt_install();
+    if (m->host_step && clb_fleet_step(NULL))
+        m->host_step(run);
+    /* In a fleet every rank takes its d-th device step together, device or not. */
+    for (size_t d = 0; m->device_step && d < run->sel.n_slots && clb_fleet_step(NULL); d++)
+        m->device_step(run, d);
+    return m->measure && m->measure(run, e) ? CLB_EXIT_FAILURE : CLB_EXIT_OK;
+}
+
+/* After the steps: the record, the report, emitted; the exit status. */
+static int emit(const struct clb_measure *m, struct clb_run *run, char *text, size_t len)
+{
+    const struct clb_gemm_backend *const *backends = NULL;
+    const size_t n_backends = m->backends ? m->backends(run, &backends) : 0;
+    /* After the run: the libraries as they ran (OpenBLAS's threads are set by then). */
+    struct clb_run_record *record = clb_run_record_capture(backends, n_backends);
+
+    if (!record) {
+        clb_fleet_abort("out of host memory");
+        return CLB_EXIT_FAILURE;
+    }
+    run->meta.record = record;
+    const void *report = m->report(run);
+    int rc = run->rc;
+    if (m->merge) {
+        if (m->write(run->out, run->common->format, report))
+            rc = CLB_EXIT_FAILURE;
+        if (run->out != stdout && fclose(run->out))
+            len = 0;
+        run->out = NULL;
+        if (clb_fleet_active())
+            rc = clb_fleet_gather_text(run->common->format, text, len, m->merge, rc);
+        if (clb_finish_stdout())
+            rc = CLB_EXIT_FAILURE;
+        rc = clb_fleet_agree(rc);
+    } else if (!m->world || clb_fleet_lead()) {
+        /* One way: the fleet's merged document, or (alone, a collective's rank 0) this one. */
+        rc = !m->world && clb_fleet_active()
+                 ? clb_fleet_emit(run->common, run->output, m->write, report, rc)
+                 : clb_emit_result(run->common, run->output, m->write, report, rc);
+    }
+    run->meta.record = NULL;
+    free(record);
+    const int sig = run->meta.signal;
+    if (sig && clb_fleet_lead())
+        fprintf(stderr, "clbench: interrupted by %s; %s\n", strsignal(sig),
+                m->kept ? m->kept : "the results measured so far were kept");
+    return sig ? 128 + sig : rc;
+}
+
+static int lifecycle(const struct clb_measure *m, struct clb_run *run)
+{
+    struct clb_error e;
+    char *text = NULL;
+    size_t len = 0;
+    int rc = prepare(m, run);
+
+    if (rc != CLB_EXIT_OK)
+        return rc;
+    run->step = clb_fleet_active() ? clb_fleet_step : NULL;
+    /* A streaming command's text: in a fleet each rank's to memory, for rank 0 to merge. */
+    run->out = m->merge && clb_fleet_active() ? open_memstream(&text, &len) : stdout;
+    if (!run->out) {
+        fprintf(stderr, "clbench: out of host memory\n");
+        run->out = stdout;
+        run->rc = CLB_EXIT_FAILURE;
+    }
+    const int own = m->begin ? m->begin(run) : CLB_EXIT_OK;
+    if ((rc = clb_fleet_agree(own)) != CLB_EXIT_OK) {
+        if (m->refused && clb_fleet_lead())
+            m->refused(run);
+    } else if ((rc = steps(m, run, &e)) != CLB_EXIT_OK) {
+        clb_fleet_abort(e.msg);
+        clb_report_error(&e);
+    } else {
+        /* First (asleep), the end of every rank's steps. */
+        run->meta.signal = clb_fleet_signal();
+        run->meta.complete = !run->interrupted && !clb_interrupted() && !run->meta.signal;
+        rc = emit(m, run, text, len);
+    }
+    if (run->out && run->out != stdout)
+        fclose(run->out);
+    free(text);
+    if (m->finish)
+        m->finish(run);
+    clb_selection_close(&run->sel);
+    return rc;
+}
+
+int clb_measure_run(const struct clb_measure *m, void *cmd, const struct clb_common *common)
+{
+    struct clb_run run = { .cmd = cmd, .common = common,
+                           .meta = { .argc = common->argc, .argv = common->argv,
+                                     .started = time(NULL) } };
+    int rc = m->world ? clb_fleet_enter_world(m->name, &run.world) : clb_fleet_enter(m->name);
+
+    if (rc == CLB_EXIT_OK)
+        rc = lifecycle(m, &run);
+    clb_fleet_leave();
+    return rc;
+}
