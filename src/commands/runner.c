@@ -48,7 +48,7 @@ static int steps(const struct clb_measure *m, struct clb_run *run, struct clb_er
 }
 
 /* After the steps: the record, the report, emitted; the exit status. */
-static int emit(const struct clb_measure *m, struct clb_run *run, char *text, size_t len)
+static int emit(const struct clb_measure *m, struct clb_run *run, char **text, size_t *len)
 {
     const struct clb_gemm_backend *const *backends = NULL;
     const size_t n_backends = m->backends ? m->backends(run, &backends) : 0;
@@ -65,11 +65,12 @@ static int emit(const struct clb_measure *m, struct clb_run *run, char *text, si
     if (m->merge) {
         if (m->write(run->out, run->common->format, report))
             rc = CLB_EXIT_FAILURE;
+        /* open_memstream sets *text and *len at fclose: read them after it. */
         if (run->out != stdout && fclose(run->out))
-            len = 0;
+            *len = 0;
         run->out = NULL;
         if (clb_fleet_active())
-            rc = clb_fleet_gather_text(run->common->format, text, len, m->merge, rc);
+            rc = clb_fleet_gather_text(run->common->format, *text, *len, m->merge, rc);
         if (clb_finish_stdout())
             rc = CLB_EXIT_FAILURE;
         rc = clb_fleet_agree(rc);
@@ -116,7 +117,7 @@ static int lifecycle(const struct clb_measure *m, struct clb_run *run)
         /* First (asleep), the end of every rank's steps. */
         run->meta.signal = clb_fleet_signal();
         run->meta.complete = !run->interrupted && !clb_interrupted() && !run->meta.signal;
-        rc = emit(m, run, text, len);
+        rc = emit(m, run, &text, &len);
     }
     if (run->out && run->out != stdout)
         fclose(run->out);
