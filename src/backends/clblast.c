@@ -14,6 +14,7 @@
 
 #include "buffers.h"
 #include "clblast_params.h"
+#include "identity.h"
 #include "clbench/backends/backend.h"
 #include "clbench/util/rng.h"
 #include "clbench/util/units.h"
@@ -203,7 +204,7 @@ static bool uses_direct(struct clb_gemm_shape s, size_t threshold)
 
 static void clblast_info(struct clb_library_info *out)
 {
-    snprintf(out->library, sizeof(out->library), "CLBlast");
+    snprintf(out->library, sizeof(out->library), "%s", CLB_CLBLAST_LIBRARY);
     /* CLBlast has no run-time version query: this is the version built against. */
     snprintf(out->version, sizeof(out->version), "%s", CLBENCH_CLBLAST_VERSION);
     clb_library_str(out, "version_source", "build");
@@ -447,9 +448,7 @@ static int clblast_download(void *state, void *c, struct clb_error *e)
     return clb_gemm_buffers_download(&s->m, s->queue, s->data, c, e);
 }
 
-static const char *const xgemm_names[] = { "GEMMK", "KREG", "KWG", "KWI", "MDIMA", "MDIMC",
-                                           "MWG",   "NDIMB", "NDIMC", "NWG", "SA", "SB",
-                                           "STRM",  "STRN", "VWM", "VWN", NULL };
+static const char *const xgemm_names[] = CLB_CLBLAST_XGEMM_PARAMS;
 enum { N_XGEMM = sizeof(xgemm_names) / sizeof(xgemm_names[0]) - 1 };
 
 /*
@@ -562,8 +561,8 @@ static bool xgemm_valid(const struct clb_device *dev, enum clb_precision p,
 }
 
 static const struct clb_gemm_tuning xgemm_tuning = {
-    .kernel = "Xgemm",
-    .label = "CLBlast Xgemm",
+    .kernel = CLB_CLBLAST_XGEMM_KERNEL,
+    .label = CLB_CLBLAST_XGEMM_LABEL,
     .params = xgemm_names,
     .budget_share = 1.0,
     .next_candidate = xgemm_candidate,
@@ -572,8 +571,8 @@ static const struct clb_gemm_tuning xgemm_tuning = {
 };
 
 const struct clb_gemm_backend clb_backend_clblast = {
-    .name = "clblast",
-    .summary = "CLBlast's GEMM on each selected device, with stored tuning",
+    .name = CLB_CLBLAST_NAME,
+    .summary = CLB_CLBLAST_SUMMARY ", with stored tuning",
     .on_device = true,
     .info = clblast_info,
     .supports = clblast_supports,

@@ -4,9 +4,10 @@
  * `-b clblast`, `-b clblast-untuned`, `tune --only clblast`, --help and
  * result files keep their names.
  */
+#include "identity.h"
 #include "missing.h"
 
-#define LIBRARY "CLBlast"
+#define LIBRARY CLB_CLBLAST_LIBRARY
 #define PACKAGE "libclblast-dev"
 
 static void clblast_info(struct clb_library_info *out)
@@ -43,12 +44,12 @@ static bool never_valid(const struct clb_device *dev, enum clb_precision p,
     return false;
 }
 
-static const char *const no_params[] = { NULL };
+static const char *const xgemm_names[] = CLB_CLBLAST_XGEMM_PARAMS;
 
 static const struct clb_gemm_tuning xgemm_tuning = {
-    .kernel = "Xgemm",
-    .label = "CLBlast Xgemm",
-    .params = no_params,
+    .kernel = CLB_CLBLAST_XGEMM_KERNEL,
+    .label = CLB_CLBLAST_XGEMM_LABEL,
+    .params = xgemm_names,
     .budget_share = 1.0,
     .next_candidate = no_candidate,
     .valid = never_valid,
@@ -56,8 +57,8 @@ static const struct clb_gemm_tuning xgemm_tuning = {
 };
 
 const struct clb_gemm_backend clb_backend_clblast = {
-    .name = "clblast",
-    .summary = "CLBlast's GEMM on each selected device (not in this build)",
+    .name = CLB_CLBLAST_NAME,
+    .summary = CLB_CLBLAST_SUMMARY " (not in this build)",
     .on_device = true,
     .info = clblast_info,
     .supports = clblast_supports,

@@ -8,6 +8,7 @@
 #include "clbench/backends/backend.h"
 #include "clbench/backends/blascore.h"
 #include "clbench/util/cpu.h"
+#include "identity.h"
 
 struct openblas_state {
     const struct clb_gemm_data *data;
@@ -22,7 +23,7 @@ static void openblas_info(struct clb_library_info *out)
 
     /* The config string starts "OpenBLAS 0.3.21 ...". */
     sscanf(config, "OpenBLAS %31s", version);
-    snprintf(out->library, sizeof(out->library), "OpenBLAS");
+    snprintf(out->library, sizeof(out->library), "%s", CLB_OPENBLAS_LIBRARY);
     snprintf(out->version, sizeof(out->version), "%s", version);
     clb_library_str(out, "core", s->core);
     clb_library_int(out, "threads", openblas_get_num_threads());
@@ -132,8 +133,8 @@ static unsigned openblas_get_threads(void)
 }
 
 const struct clb_gemm_backend clb_backend_openblas = {
-    .name = "openblas",
-    .summary = "OpenBLAS on the host CPU, the baseline",
+    .name = CLB_OPENBLAS_NAME,
+    .summary = CLB_OPENBLAS_SUMMARY,
     .on_device = false,
     .info = openblas_info,
     .supports = openblas_supports,

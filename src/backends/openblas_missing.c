@@ -6,9 +6,10 @@
  * NULL), so nothing is ever restarted.
  */
 #include "clbench/backends/blascore.h"
+#include "identity.h"
 #include "missing.h"
 
-#define LIBRARY "OpenBLAS"
+#define LIBRARY CLB_OPENBLAS_LIBRARY
 #define PACKAGE "libopenblas-dev"
 
 static void openblas_info(struct clb_library_info *out)
@@ -36,8 +37,8 @@ static unsigned openblas_get_threads(void)
 }
 
 const struct clb_gemm_backend clb_backend_openblas = {
-    .name = "openblas",
-    .summary = "OpenBLAS on the host CPU, the baseline (not in this build)",
+    .name = CLB_OPENBLAS_NAME,
+    .summary = CLB_OPENBLAS_SUMMARY " (not in this build)",
     .on_device = false,
     .info = openblas_info,
     .supports = openblas_supports,

@@ -713,6 +713,107 @@ static void stream_check_text(const struct stream *s, int i, char *buf, size_t l
                  "which were checked element by element", a);
 }
 
+/* Adds the n rows of one precision to out; rows: where they lie once all are added. */
+static int stream_rows(const struct clb_device *dev, bool cpu, const char *prec, int n,
+                       struct clb_micro_results *out, struct clb_micro_row **rows)
+{
+    for (int i = 0; i < n; i++)
+        if (!clb_micro_add(out, dev, "bandwidth", "gbps"))
+            return -1;
+    /* The rows may have moved while growing: take them now. */
+    for (int i = 0; i < n; i++) {
+        rows[i] = &out->rows[out->n_rows - (size_t)n + (size_t)i];
+        rows[i]->precision = prec;
+        rows[i]->code_path = cpu ? "cpu" : "gpu";
+    }
+    return 0;
+}
+
+/* Why arrays of `bytes` (s->n elements) cannot run on dev, in why; CLB_ROW_OK when they can. */
+static enum clb_row_status stream_fits(const struct clb_device *dev, const struct stream *s,
+                                       uint64_t bytes, char *why, size_t len)
+{
+    const uint64_t max_alloc = clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES);
+    const uint64_t global = clb_device_u64(dev, CLB_PROP_GLOBAL_MEM_BYTES);
+    const char *prec = s->fp64 ? "fp64" : "fp32";
+    char a[32], b[32];
+
+    if (s->fp64 && !clb_device_bool(dev, CLB_PROP_FP64)) {
+        snprintf(why, len, "device has no fp64 (cl_khr_fp64)");
+        return CLB_ROW_UNAVAILABLE;
+    }
+    if (s->n == 0 || s->n > UINT32_MAX) {
+        snprintf(why, len, "arrays of %" PRIu64 " bytes hold no %zu elements of %s, or "
+                 "more than 2^32", bytes, (size_t)DOT_CHUNK, prec);
+        return CLB_ROW_SKIPPED;
+    }
+    if (bytes > max_alloc || 3 * bytes > global) {
+        clb_format_bytes(bytes, a, sizeof(a));
+        clb_format_bytes(max_alloc, b, sizeof(b));
+        snprintf(why, len, "three arrays of %s do not fit (largest allocation %s)", a, b);
+        return CLB_ROW_SKIPPED;
+    }
+    return CLB_ROW_OK;
+}
+
+/* Sets up the arrays, times every kernel and checks the outcome; why says what failed. */
+static enum clb_row_status stream_run(struct stream *s, const struct clb_device *dev,
+                                      struct clb_micro_row *const *rows, int n,
+                                      const struct clb_micro_options *opt, unsigned *since_init,
+                                      struct clb_stream_verdict *verdict, char *why, size_t len)
+{
+    struct clb_error e = { "" };
+
+    if (stream_setup(s, dev, &e)) {
+        snprintf(why, len, "%s", e.msg);
+        return CLB_ROW_ERROR;
+    }
+    for (int i = 0; i < n; i++) {
+        rows[i]->work = (i == K_READ && s->cpu ? 1 + 1.0 / READ_CHUNK : arrays_moved[i]) *
+                        (double)s->n * (double)s->elem;
+        rows[i]->launch.elements = s->n;
+        rows[i]->launch.global_size = s->global[i];
+        rows[i]->launch.local_size = s->local[i];
+    }
+    if (stream_rounds(s, rows, n, opt, since_init, why, len))
+        return CLB_ROW_ERROR;
+    if (stream_check(s, *since_init, verdict, &e)) {
+        snprintf(why, len, "%s", e.msg);
+        return CLB_ROW_ERROR;
+    }
+    return CLB_ROW_OK;
+}
+
+/*
+ * Row i's verdict: status and why where the run as a whole did not stand, else its
+ * kernel's own fault or check. Each row fails on its own kernel's check: copy, mul, add
+ * and triad wrote the arrays; the sums were held against the arrays the device left.
+ */
+static void stream_verdict(const struct stream *s, int i, enum clb_row_status status,
+                           const char *why, const struct clb_stream_verdict *verdict,
+                           struct clb_micro_row *row)
+{
+    const char *wrong = i <= K_TRIAD ? verdict->arrays
+                        : i == K_DOT ? verdict->dot
+                        : i == K_READ ? verdict->read
+                                      : verdict->chunked;
+
+    row->array_bytes = (uint64_t)s->n * s->elem;
+    if (status != CLB_ROW_OK) {
+        row->status = status;
+        snprintf(row->reason, sizeof(row->reason), "%s", why);
+    } else if (s->fault[i][0]) {
+        row->status = CLB_ROW_ERROR;
+        snprintf(row->reason, sizeof(row->reason), "%s", s->fault[i]);
+    } else {
+        row->status = wrong[0] ? CLB_ROW_FAILED : CLB_ROW_OK;
+        snprintf(row->reason, sizeof(row->reason), "%s", wrong);
+    }
+    stream_check_text(s, i, row->check, sizeof(row->check));
+    timer_finish(row, s->profiling[i]);
+    clb_micro_row_summarize(row);
+}
+
 /*
  * One precision's rows on dev at `bytes` per array (0: the default): every
  * kernel timed, then the outcome checked. In a sweep the case names the size.
@@ -724,88 +825,31 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     struct clb_micro_row *rows[N_KERNELS];
     struct stream s = { .env = env, .fp64 = fp64, .cpu = cpu,
                         .elem = fp64 ? sizeof(double) : sizeof(float) };
-    struct clb_error e = { "" };
     const int n_rows = cpu ? N_KERNELS : K_DOT_CHUNKED;
     const char *prec = fp64 ? "fp64" : "fp32";
-    char why[512] = "", a[32], b[32];
-    const bool given = bytes != 0;
-    const uint64_t max_alloc = clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES);
-    const uint64_t global = clb_device_u64(dev, CLB_PROP_GLOBAL_MEM_BYTES);
-    enum clb_row_status status = CLB_ROW_OK;
+    char why[512] = "", a[32];
     struct clb_stream_verdict verdict = { "", "", "", "" };
     unsigned since_init = 0;
 
-    for (int i = 0; i < n_rows; i++)
-        if (!clb_micro_add(out, dev, "bandwidth", "gbps"))
-            return -1;
-    /* The rows may have moved while growing: take them now. */
-    for (int i = 0; i < n_rows; i++) {
-        rows[i] = &out->rows[out->n_rows - (size_t)n_rows + (size_t)i];
-        rows[i]->precision = prec;
-        rows[i]->code_path = cpu ? "cpu" : "gpu";
-    }
+    if (stream_rows(dev, cpu, prec, n_rows, out, rows))
+        return -1;
     /* The default shrinks to what the device allows; an explicit --bytes does not. */
-    if (!given)
-        bytes = clb_stream_default_bytes(global, max_alloc, clb_device_is_cpu(dev));
+    if (!bytes)
+        bytes = clb_stream_default_bytes(clb_device_u64(dev, CLB_PROP_GLOBAL_MEM_BYTES),
+                                         clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES),
+                                         clb_device_is_cpu(dev));
     s.n = (size_t)(bytes / s.elem) / DOT_CHUNK * DOT_CHUNK;
     /* In a sweep the case names the size the arrays have (whole chunks of elements). */
     clb_format_bytes(s.n ? (uint64_t)s.n * s.elem : bytes, a, sizeof(a));
     for (int i = 0; i < n_rows; i++)
         snprintf(rows[i]->case_, sizeof(rows[i]->case_), "%s %s%s%s", prec, names[i],
                  sweep ? " " : "", sweep ? a : "");
-    if (fp64 && !clb_device_bool(dev, CLB_PROP_FP64)) {
-        status = CLB_ROW_UNAVAILABLE;
-        snprintf(why, sizeof(why), "device has no fp64 (cl_khr_fp64)");
-    } else if (s.n == 0 || s.n > UINT32_MAX) {
-        status = CLB_ROW_SKIPPED;
-        snprintf(why, sizeof(why), "arrays of %" PRIu64 " bytes hold no %zu elements of %s, or "
-                 "more than 2^32", bytes, (size_t)DOT_CHUNK, prec);
-    } else if (bytes > max_alloc || 3 * bytes > global) {
-        status = CLB_ROW_SKIPPED;
-        clb_format_bytes(bytes, a, sizeof(a));
-        clb_format_bytes(max_alloc, b, sizeof(b));
-        snprintf(why, sizeof(why), "three arrays of %s do not fit (largest allocation %s)", a, b);
-    } else if (stream_setup(&s, dev, &e)) {
-        status = CLB_ROW_ERROR;
-        snprintf(why, sizeof(why), "%s", e.msg);
-    } else {
-        for (int i = 0; i < n_rows; i++) {
-            rows[i]->work = (i == K_READ && cpu ? 1 + 1.0 / READ_CHUNK : arrays_moved[i]) *
-                            (double)s.n * (double)s.elem;
-            rows[i]->launch.elements = s.n;
-            rows[i]->launch.global_size = s.global[i];
-            rows[i]->launch.local_size = s.local[i];
-        }
-        if (stream_rounds(&s, rows, n_rows, opt, &since_init, why, sizeof(why)))
-            status = CLB_ROW_ERROR;
-        else if (stream_check(&s, since_init, &verdict, &e)) {
-            status = CLB_ROW_ERROR;
-            snprintf(why, sizeof(why), "%s", e.msg);
-        }
-    }
-    for (int i = 0; i < n_rows; i++) {
-        rows[i]->array_bytes = (uint64_t)s.n * s.elem;
-        /* Each row fails on its own kernel's check: copy, mul, add and triad wrote the
-         * arrays; the sums were held against the arrays the device left. A kernel's own
-         * fault is its row's alone. */
-        const char *wrong = i <= K_TRIAD ? verdict.arrays
-                            : i == K_DOT ? verdict.dot
-                            : i == K_READ ? verdict.read
-                                          : verdict.chunked;
-        if (status != CLB_ROW_OK) {
-            rows[i]->status = status;
-            snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", why);
-        } else if (s.fault[i][0]) {
-            rows[i]->status = CLB_ROW_ERROR;
-            snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", s.fault[i]);
-        } else {
-            rows[i]->status = wrong[0] ? CLB_ROW_FAILED : CLB_ROW_OK;
-            snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", wrong);
-        }
-        stream_check_text(&s, i, rows[i]->check, sizeof(rows[i]->check));
-        timer_finish(rows[i], s.profiling[i]);
-        clb_micro_row_summarize(rows[i]);
-    }
+    enum clb_row_status status = stream_fits(dev, &s, bytes, why, sizeof(why));
+    if (status == CLB_ROW_OK)
+        status = stream_run(&s, dev, rows, n_rows, opt, &since_init, &verdict, why,
+                            sizeof(why));
+    for (int i = 0; i < n_rows; i++)
+        stream_verdict(&s, i, status, why, &verdict, rows[i]);
     stream_release(&s);
     return 0;
 }
@@ -830,33 +874,9 @@ uint64_t clb_stream_local_expected(bool fp64)
     return fp64 ? want : (uint32_t)want;
 }
 
-/*
- * Local-memory bandwidth in one precision: work-groups of LOCAL_N read a
- * tile of local memory 16 x LOCAL_ROUNDS times a work-item (summing bit
- * patterns as integers, so no FPU paces them), the launch grown
- * until it takes 2 ms; every work-item's sum checked exactly.
- */
-static int measure_local(const struct clb_device *dev, const struct clb_cl_env *env,
-                         const struct clb_micro_options *opt, bool fp64,
-                         struct clb_micro_results *out)
+/* Whether the device cannot run the local kernel in this precision; the row says why. */
+static bool local_unavailable(const struct clb_device *dev, bool fp64, struct clb_micro_row *row)
 {
-    struct clb_micro_row *row = clb_micro_add(out, dev, "bandwidth", "gbps");
-    const size_t elem = fp64 ? sizeof(double) : sizeof(float);
-    const cl_uint rounds = LOCAL_ROUNDS;
-    struct clb_error e = { "" };
-    cl_program prog = NULL;
-    cl_kernel k = NULL;
-    cl_mem res = NULL;
-    void *host = NULL;
-    const size_t local = LOCAL_N;
-    size_t global = LOCAL_N, most = 0;
-    double seconds = 0, host_s = 0;
-    cl_int err, profiling = 0, first_profiling = 0;
-
-    if (!row)
-        return -1;
-    row->precision = fp64 ? "fp64" : "fp32";
-    snprintf(row->case_, sizeof(row->case_), "%s local", row->precision);
     if ((fp64 && !clb_device_bool(dev, CLB_PROP_FP64)) ||
         clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE) < LOCAL_N) {
         row->status = CLB_ROW_UNAVAILABLE;
@@ -864,65 +884,100 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
                  fp64 && !clb_device_bool(dev, CLB_PROP_FP64)
                      ? "device has no fp64 (cl_khr_fp64)"
                      : "work-groups of 256 are beyond the device");
-        return 0;
+        return true;
     }
+    return false;
+}
+
+/* Builds clb_stream_local with its rounds set; *most: the kernel's largest work-group. */
+static int local_build(const struct clb_device *dev, const struct clb_cl_env *env, bool fp64,
+                       cl_program *prog, cl_kernel *k, size_t *most, struct clb_error *e)
+{
+    const cl_uint rounds = LOCAL_ROUNDS;
     char options[64];
-    if (!(prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("stream"),
-                              build_options(fp64, options, sizeof(options)), &e)))
-        goto fault;
-    k = clCreateKernel(prog, "clb_stream_local", &err);
-    if (clb_cl_check(&e, "clCreateKernel", err) ||
-        CLB_CL(&e, clSetKernelArg, k, 1, sizeof(cl_uint), &rounds) ||
-        kernel_wg_size(k, env->device, &most, &e))
-        goto fault;
-    /* Its work-group is fixed (reqd_work_group_size): the kernel as built must allow it. */
-    if (most < LOCAL_N) {
-        row->status = CLB_ROW_UNAVAILABLE;
-        snprintf(row->reason, sizeof(row->reason), "work-groups of 256 are beyond the kernel "
-                 "(CL_KERNEL_WORK_GROUP_SIZE %zu)", most);
-        goto done;
-    }
-    /* Grow the launch (a power of two of work-groups) until it takes 2 ms; the first launch
-     * may include lazy compilation (pocl's work-group function) and is run twice. */
+    cl_int err;
+
+    if (!(*prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("stream"),
+                               build_options(fp64, options, sizeof(options)), e)))
+        return -1;
+    *k = clCreateKernel(*prog, "clb_stream_local", &err);
+    return clb_cl_check(e, "clCreateKernel", err) ||
+                   CLB_CL(e, clSetKernelArg, *k, 1, sizeof(cl_uint), &rounds) ||
+                   kernel_wg_size(*k, env->device, most, e)
+               ? -1
+               : 0;
+}
+
+/*
+ * Grows the launch (a power of two of work-groups, *global) until it takes 2 ms; the first
+ * launch may include lazy compilation (pocl's work-group function) and is run twice. *res:
+ * the result buffer of the last size, the caller's to release.
+ */
+static int local_grow(const struct clb_cl_env *env, cl_kernel k, size_t elem, cl_mem *res,
+                      size_t *global, struct clb_error *e)
+{
+    const size_t local = LOCAL_N;
+    double seconds = 0, host_s = 0;
+    cl_int err, profiling = 0;
+
     for (bool warm = false;; warm = true) {
-        if (res)
-            clReleaseMemObject(res);
-        res = clb_cl_buffer(env->ctx, CL_MEM_WRITE_ONLY, global * elem, NULL, &err);
-        if (clb_cl_check(&e, "clCreateBuffer", err) ||
-            CLB_CL(&e, clSetKernelArg, k, 0, sizeof(cl_mem), &res) ||
-            timed_launch(env->queue, k, "local", global, &local, &seconds, &host_s,
-                         &profiling, &e))
-            goto fault;
+        if (*res)
+            clReleaseMemObject(*res);
+        *res = clb_cl_buffer(env->ctx, CL_MEM_WRITE_ONLY, *global * elem, NULL, &err);
+        if (clb_cl_check(e, "clCreateBuffer", err) ||
+            CLB_CL(e, clSetKernelArg, k, 0, sizeof(cl_mem), res) ||
+            timed_launch(env->queue, k, "local", *global, &local, &seconds, &host_s,
+                         &profiling, e))
+            return -1;
         if (profiling)
             seconds = host_s;
         if (!warm)
             continue;
-        if (seconds >= 0.002 || global >= (size_t)LOCAL_N << 14)
-            break;
-        global *= 2;
+        if (seconds >= 0.002 || *global >= (size_t)LOCAL_N << 14)
+            return 0;
+        *global *= 2;
     }
-    row->work = (double)global * 16.0 * LOCAL_ROUNDS * (double)elem;
-    row->launch.global_size = global;
-    row->launch.local_size = LOCAL_N;
-    row->launch.rounds = rounds;
+}
+
+/* The timed launches of global work-items until the row has its calls. */
+static int local_time(const struct clb_cl_env *env, cl_kernel k, size_t global,
+                      const struct clb_micro_options *opt, struct clb_micro_row *row,
+                      cl_int *first_profiling, struct clb_error *e)
+{
+    const size_t local = LOCAL_N;
+    double seconds = 0, host_s = 0;
+    cl_int profiling = 0;
+
     while (clb_micro_want(row, opt->runs, opt->min_time_s)) {
         if (timed_launch(env->queue, k, "local", global, &local, &seconds, &host_s,
-                         &profiling, &e))
-            goto fault;
-        if (profiling && !first_profiling)
-            first_profiling = profiling;
+                         &profiling, e))
+            return -1;
+        if (profiling && !*first_profiling)
+            *first_profiling = profiling;
         if (timed_push(row, seconds, host_s, profiling)) {
-            clb_error_set(&e, "out of host memory");
-            goto fault;
+            clb_error_set(e, "out of host memory");
+            return -1;
         }
     }
-    if (!(host = malloc(global * elem))) {
-        clb_error_set(&e, "out of host memory");
-        goto fault;
+    return 0;
+}
+
+/* Reads back every work-item's sum and holds it to the exact one; the row says the verdict. */
+static int local_verify(const struct clb_cl_env *env, cl_mem res, bool fp64, size_t global,
+                        struct clb_micro_row *row, struct clb_error *e)
+{
+    const size_t elem = fp64 ? sizeof(double) : sizeof(float);
+    void *host = malloc(global * elem);
+
+    if (!host) {
+        clb_error_set(e, "out of host memory");
+        return -1;
     }
-    if (CLB_CL(&e, clEnqueueReadBuffer, env->queue, res, CL_TRUE, 0, global * elem, host, 0,
-               NULL, NULL))
-        goto fault;
+    if (CLB_CL(e, clEnqueueReadBuffer, env->queue, res, CL_TRUE, 0, global * elem, host, 0,
+               NULL, NULL)) {
+        free(host);
+        return -1;
+    }
     const uint64_t want = clb_stream_local_expected(fp64);
     row->status = CLB_ROW_OK;
     row->reason[0] = '\0';
@@ -941,9 +996,56 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
             break;
         }
     }
+    free(host);
     snprintf(row->check, sizeof(row->check),
              "%zu work-items x %d local reads each, every sum exact", global,
              16 * LOCAL_ROUNDS);
+    return 0;
+}
+
+/*
+ * Local-memory bandwidth in one precision: work-groups of LOCAL_N read a
+ * tile of local memory 16 x LOCAL_ROUNDS times a work-item (summing bit
+ * patterns as integers, so no FPU paces them), the launch grown
+ * until it takes 2 ms; every work-item's sum checked exactly.
+ */
+static int measure_local(const struct clb_device *dev, const struct clb_cl_env *env,
+                         const struct clb_micro_options *opt, bool fp64,
+                         struct clb_micro_results *out)
+{
+    struct clb_micro_row *row = clb_micro_add(out, dev, "bandwidth", "gbps");
+    const size_t elem = fp64 ? sizeof(double) : sizeof(float);
+    struct clb_error e = { "" };
+    cl_program prog = NULL;
+    cl_kernel k = NULL;
+    cl_mem res = NULL;
+    size_t global = LOCAL_N, most = 0;
+    cl_int first_profiling = 0;
+
+    if (!row)
+        return -1;
+    row->precision = fp64 ? "fp64" : "fp32";
+    snprintf(row->case_, sizeof(row->case_), "%s local", row->precision);
+    if (local_unavailable(dev, fp64, row))
+        return 0;
+    if (local_build(dev, env, fp64, &prog, &k, &most, &e))
+        goto fault;
+    /* Its work-group is fixed (reqd_work_group_size): the kernel as built must allow it. */
+    if (most < LOCAL_N) {
+        row->status = CLB_ROW_UNAVAILABLE;
+        snprintf(row->reason, sizeof(row->reason), "work-groups of 256 are beyond the kernel "
+                 "(CL_KERNEL_WORK_GROUP_SIZE %zu)", most);
+        goto done;
+    }
+    if (local_grow(env, k, elem, &res, &global, &e))
+        goto fault;
+    row->work = (double)global * 16.0 * LOCAL_ROUNDS * (double)elem;
+    row->launch.global_size = global;
+    row->launch.local_size = LOCAL_N;
+    row->launch.rounds = LOCAL_ROUNDS;
+    if (local_time(env, k, global, opt, row, &first_profiling, &e) ||
+        local_verify(env, res, fp64, global, row, &e))
+        goto fault;
     goto done;
 fault:
     row->status = CLB_ROW_ERROR;
@@ -951,7 +1053,6 @@ fault:
 done:
     timer_finish(row, first_profiling);
     clb_micro_row_summarize(row);
-    free(host);
     if (res)
         clReleaseMemObject(res);
     if (k)

@@ -235,6 +235,90 @@ static void sleep_s(double s)
         ;
 }
 
+/* Whether the stored parameters were applied, and the row's note where they were not. */
+static void note_tuning(struct clb_gemm_row *row, void *state, bool have_stored,
+                        const struct clb_tune_match *match, const struct clb_error *e)
+{
+    const struct clb_gemm_backend *be = row->backend;
+
+    row->tuned = have_stored && be->tuned && be->tuned(state);
+    if (row->tuned)
+        row->tuned_at = match->size;
+    else if (have_stored)
+        snprintf(row->tuning_note, sizeof(row->tuning_note),
+                 "the parameters tuned at %" PRIu64 " were not applied: %s", match->size,
+                 e->msg[0] ? e->msg : "not valid here");
+    else
+        snprintf(row->tuning_note, sizeof(row->tuning_note), "%s", match->note);
+}
+
+/*
+ * The timed calls into row->times_s until the row has its runs and time. Interrupted: the
+ * call in flight completes, and the row keeps what it measured.
+ */
+static int timed_calls(struct clb_gemm_row *row, const struct clb_gemm_options *opt,
+                       void *state, struct clb_error *e)
+{
+    const struct clb_gemm_backend *be = row->backend;
+    size_t cap = opt->runs;
+    double measured = 0.0;
+    /* Test hook: a straggler, each timed call 10x and 50 ms longer than the call was. */
+    const bool slow = clb_fault("SLOW");
+
+    if (!(row->times_s = malloc(cap * sizeof(double))))
+        goto oom;
+    while ((row->n_times < opt->runs ||
+            (measured < opt->min_time_s && row->n_times < MAX_TIMED_RUNS)) &&
+           !(clb_interrupted() && row->n_times > 0)) {
+        if (row->n_times == cap) {
+            double *grown = realloc(row->times_s, 2 * cap * sizeof(double));
+            if (!grown)
+                goto oom;
+            row->times_s = grown;
+            cap *= 2;
+        }
+        const double t = clb_now_s();
+        if (be->run(state, e))
+            return -1;
+        if (slow)
+            sleep_s(9.0 * (clb_now_s() - t) + 0.05);
+        row->times_s[row->n_times] = clb_now_s() - t;
+        measured += row->times_s[row->n_times++];
+    }
+    return 0;
+oom:
+    clb_error_set(e, "out of host memory");
+    return -1;
+}
+
+/* --transfers: opt->runs calls with C uploaded and downloaded around each, then checked. */
+static int end_to_end(struct clb_gemm_row *row, const struct clb_gemm_options *opt,
+                      void *state, const struct clb_gemm_data *data,
+                      const struct clb_gemm_reference *ref, void *c, struct clb_error *e)
+{
+    const struct clb_gemm_backend *be = row->backend;
+    double *e2e = malloc(opt->runs * sizeof(double));
+
+    if (!e2e) {
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
+    for (unsigned i = 0; i < opt->runs; i++) {
+        const double t = clb_now_s();
+        if (be->upload(state, e) || be->run(state, e) || be->download(state, c, e)) {
+            free(e2e);
+            return -1;
+        }
+        e2e[i] = clb_now_s() - t;
+    }
+    clb_stats_compute(e2e, opt->runs, &row->e2e_s);
+    row->e2e_gflops = clb_gemm_flops(row->shape) / row->e2e_s.median * 1e-9;
+    free(e2e);
+    /* Each end-to-end call starts again from C0: its result is checkable for any beta. */
+    check_result(row, state, data, ref, c, "end-to-end call", true, opt->seed, e);
+    return 0;
+}
+
 /* Measures one row whose inputs and reference exist; faults land in row. */
 static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt,
                     const struct clb_cl_env *env, const struct clb_gemm_data *data,
@@ -249,28 +333,16 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
                                                 data->precision, data->shape, &data->mode, &stored, &match);
     /* An untuned row is the backend given no stored parameters: its built-in choice. */
     void *state = be->create(row->device, env, data, have_stored ? &stored : NULL, &e);
-    size_t cap = opt->runs;
-    double t, measured = 0.0;
-    /* Test hook: a straggler, each timed call 10x and 50 ms longer than the call was. */
-    const bool slow = clb_fault("SLOW");
 
     if (!state) {
         set_reason(row, CLB_ROW_ERROR, e.msg);
         return;
     }
     row->status = CLB_ROW_OK;
-    row->tuned = have_stored && be->tuned && be->tuned(state);
-    if (row->tuned)
-        row->tuned_at = match.size;
-    else if (have_stored)
-        snprintf(row->tuning_note, sizeof(row->tuning_note),
-                 "the parameters tuned at %" PRIu64 " were not applied: %s", match.size,
-                 e.msg[0] ? e.msg : "not valid here");
-    else
-        snprintf(row->tuning_note, sizeof(row->tuning_note), "%s", match.note);
+    note_tuning(row, state, have_stored, &match, &e);
     if (be->describe)
         be->describe(state, row->kernel, sizeof(row->kernel));
-    t = clb_now_s();
+    const double t = clb_now_s();
     if (be->run(state, &e))
         goto fault;
     row->first_call_s = clb_now_s() - t;
@@ -280,28 +352,8 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     for (unsigned w = 0; w < opt->warmup && !clb_interrupted(); w++)
         if (be->run(state, &e))
             goto fault;
-
-    if (!(row->times_s = malloc(cap * sizeof(double))))
-        goto oom;
-    /* Interrupted: the call in flight completes, and the row keeps what it measured. */
-    while ((row->n_times < opt->runs ||
-            (measured < opt->min_time_s && row->n_times < MAX_TIMED_RUNS)) &&
-           !(clb_interrupted() && row->n_times > 0)) {
-        if (row->n_times == cap) {
-            double *grown = realloc(row->times_s, 2 * cap * sizeof(double));
-            if (!grown)
-                goto oom;
-            row->times_s = grown;
-            cap *= 2;
-        }
-        t = clb_now_s();
-        if (be->run(state, &e))
-            goto fault;
-        if (slow)
-            sleep_s(9.0 * (clb_now_s() - t) + 0.05);
-        row->times_s[row->n_times] = clb_now_s() - t;
-        measured += row->times_s[row->n_times++];
-    }
+    if (timed_calls(row, opt, state, &e))
+        goto fault;
     /*
      * With beta = 0 every call computes the same C: check the last one as well.
      * Otherwise each timed call added to C, so C goes back to its start and one
@@ -313,29 +365,9 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
                   check_result(row, state, data, ref, c, "call after the timed ones", false,
                                opt->seed, &e))
         goto fault;
-
-    if (opt->transfers && !clb_interrupted()) {
-        double *e2e = malloc(opt->runs * sizeof(double));
-        if (!e2e)
-            goto oom;
-        for (unsigned i = 0; i < opt->runs; i++) {
-            t = clb_now_s();
-            if (be->upload(state, &e) || be->run(state, &e) || be->download(state, c, &e)) {
-                free(e2e);
-                goto fault;
-            }
-            e2e[i] = clb_now_s() - t;
-        }
-        clb_stats_compute(e2e, opt->runs, &row->e2e_s);
-        row->e2e_gflops = clb_gemm_flops(row->shape) / row->e2e_s.median * 1e-9;
-        free(e2e);
-        /* Each end-to-end call starts again from C0: its result is checkable for any beta. */
-        check_result(row, state, data, ref, c, "end-to-end call", true, opt->seed, &e);
-    }
+    if (opt->transfers && !clb_interrupted() && end_to_end(row, opt, state, data, ref, c, &e))
+        goto fault;
     goto done;
-
-oom:
-    clb_error_set(&e, "out of host memory");
 fault:
     /* Keep what was measured; the row says why it stopped. */
     set_reason(row, CLB_ROW_ERROR, e.msg);

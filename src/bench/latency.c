@@ -12,6 +12,50 @@ enum { LAUNCHES_PER_RUN = 40, WARMUP = 20 };
 enum { ROUND_TRIP, QUEUED_TO_START, START_TO_END, N_FIGURES };
 static const char *const cases[N_FIGURES] = { "round trip", "enqueue to start", "kernel run" };
 
+/*
+ * One launch of k storing v, finished: *t its round trip on the host clock (s), ts the
+ * device's queued, start and end timestamps (ns).
+ */
+static int timed_launch(cl_command_queue q, cl_kernel k, cl_uint v, double *t, cl_ulong ts[3],
+                        struct clb_error *e)
+{
+    static const cl_profiling_info when[3] = { CL_PROFILING_COMMAND_QUEUED,
+                                               CL_PROFILING_COMMAND_START,
+                                               CL_PROFILING_COMMAND_END };
+    const size_t one = 1;
+    cl_event ev;
+
+    if (CLB_CL(e, clSetKernelArg, k, 1, sizeof(cl_uint), &v))
+        return -1;
+    const double t0 = clb_now_s();
+    if (CLB_CL(e, clEnqueueNDRangeKernel, q, k, 1, NULL, &one, NULL, 0, NULL, &ev))
+        return -1;
+    const cl_int err = clb_cl_finish(q);
+    *t = clb_now_s() - t0;
+    int rc = clb_cl_check(e, "clFinish", err) ? -1 : 0;
+    for (int i = 0; i < 3 && !rc; i++)
+        if (CLB_CL(e, clGetEventProfilingInfo, ev, when[i], sizeof(ts[i]), &ts[i], NULL))
+            rc = -1;
+    clReleaseEvent(ev);
+    return rc;
+}
+
+/* One timed launch's three figures into their rows. */
+static int push_figures(struct clb_micro_row *const *rows, double t, const cl_ulong ts[3],
+                        struct clb_error *e)
+{
+    const cl_ulong queued = ts[0], start = ts[1], end = ts[2];
+
+    if (clb_micro_push(rows[ROUND_TRIP], t) ||
+        clb_micro_push(rows[QUEUED_TO_START],
+                       start >= queued ? (double)(start - queued) * 1e-9 : 0.0) ||
+        clb_micro_push(rows[START_TO_END], end >= start ? (double)(end - start) * 1e-9 : 0.0)) {
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
+    return 0;
+}
+
 int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
                     const struct clb_micro_options *opt, struct clb_micro_results *out)
 {
@@ -22,7 +66,7 @@ int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
     cl_kernel k = NULL;
     cl_mem buf = NULL;
     cl_int err;
-    const size_t one = 1, n = (size_t)opt->runs * LAUNCHES_PER_RUN;
+    const size_t n = (size_t)opt->runs * LAUNCHES_PER_RUN;
     cl_uint v = 0, got = 0;
     enum clb_row_status status = CLB_ROW_OK;
     char why[512] = "";
@@ -49,36 +93,13 @@ int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
         goto fault;
     /* The round trips decide how many: at least n, and --min-time's worth of them. */
     for (size_t i = 0; i < WARMUP || clb_micro_want(rows[ROUND_TRIP], n, opt->min_time_s); i++) {
-        cl_event ev;
-        cl_ulong queued, start, end;
+        double t;
+        cl_ulong ts[3];
         v = (cl_uint)i + 1;
-        if (CLB_CL(&e, clSetKernelArg, k, 1, sizeof(cl_uint), &v))
+        if (timed_launch(q, k, v, &t, ts, &e))
             goto fault;
-        double t0 = clb_now_s();
-        if (CLB_CL(&e, clEnqueueNDRangeKernel, q, k, 1, NULL, &one, NULL, 0, NULL, &ev))
+        if (i >= WARMUP && push_figures(rows, t, ts, &e))
             goto fault;
-        err = clb_cl_finish(q);
-        double t = clb_now_s() - t0;
-        if (clb_cl_check(&e, "clFinish", err) ||
-            CLB_CL(&e, clGetEventProfilingInfo, ev, CL_PROFILING_COMMAND_QUEUED, sizeof(queued),
-                   &queued, NULL) ||
-            CLB_CL(&e, clGetEventProfilingInfo, ev, CL_PROFILING_COMMAND_START, sizeof(start),
-                   &start, NULL) ||
-            CLB_CL(&e, clGetEventProfilingInfo, ev, CL_PROFILING_COMMAND_END, sizeof(end), &end,
-                   NULL)) {
-            clReleaseEvent(ev);
-            goto fault;
-        }
-        clReleaseEvent(ev);
-        if (i < WARMUP)
-            continue;
-        if (clb_micro_push(rows[ROUND_TRIP], t) ||
-            clb_micro_push(rows[QUEUED_TO_START],
-                           start >= queued ? (double)(start - queued) * 1e-9 : 0.0) ||
-            clb_micro_push(rows[START_TO_END], end >= start ? (double)(end - start) * 1e-9 : 0.0)) {
-            clb_error_set(&e, "out of host memory");
-            goto fault;
-        }
     }
     if (CLB_CL(&e, clEnqueueReadBuffer, q, buf, CL_TRUE, 0, sizeof(got), &got, 0, NULL, NULL))
         goto fault;

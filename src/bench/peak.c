@@ -311,6 +311,91 @@ static int sized_launch(const struct clb_cl_env *env, cl_kernel k, const struct 
                : 0;
 }
 
+/*
+ * Sizes the launch from the device's compute units, grown from the call just timed until
+ * one takes the target time (launch overhead and the tail of the last wave then vanish);
+ * *out: the output buffer of the final size, the caller's to release.
+ */
+static int size_launch(const struct clb_device *dev, const struct clb_cl_env *env, cl_kernel k,
+                       const struct ptype *t, const struct clb_micro_options *opt,
+                       uint64_t *global, cl_mem *out, struct clb_error *e)
+{
+    const uint64_t max_global =
+        clb_peak_max_global(clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES), t->out_size);
+    const double target = opt->target_s > 0 ? opt->target_s : 0.02;
+    double seconds;
+
+    if (max_global == 0) {
+        clb_error_set(e, "device reports no room for one work-group's output");
+        return -1;
+    }
+    *global = clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS) * GLOBAL_STEP;
+    if (*global == 0)
+        *global = GLOBAL_STEP;
+    if (*global > max_global)
+        *global = max_global;
+    /* Test hook (CLBENCH_TEST_PEAK_ITEMS=N, tests/oclgrind): N work-items per launch, never
+     * grown, so that a device that interprets kernels (Oclgrind) runs every row in a second. */
+    const char *items = getenv("CLBENCH_TEST_PEAK_ITEMS");
+    const bool fixed = items && atoi(items) > 0;
+    if (fixed)
+        *global = (size_t)atoi(items);
+    /* The first launch may include lazy compilation (pocl builds the work-group function
+     * then): keep it out of the sizing. */
+    if (sized_launch(env, k, t, *global, out, &seconds, e) ||
+        launch(env, k, *global, &seconds, e))
+        return -1;
+    for (uint64_t next; !fixed && (next = clb_peak_next_global(seconds, *global, target,
+                                                               max_global)) != *global;) {
+        *global = next;
+        if (sized_launch(env, k, t, *global, out, &seconds, e))
+            return -1;
+    }
+    return 0;
+}
+
+/* The timed launches until the row has its calls. */
+static int timed_launches(const struct clb_cl_env *env, cl_kernel k, uint64_t global,
+                          const struct clb_micro_options *opt, struct clb_micro_row *row,
+                          struct clb_error *e)
+{
+    double seconds;
+
+    while (clb_micro_want(row, opt->runs, opt->min_time_s)) {
+        if (launch(env, k, global, &seconds, e))
+            return -1;
+        if (clb_micro_push(row, seconds)) {
+            clb_error_set(e, "out of host memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The row's check, work and launch once every output was checked. */
+static void describe_row(const struct ptype *t, unsigned width, unsigned chains, bool dot,
+                         uint64_t global, const char *variant, const char *options,
+                         struct clb_micro_row *row)
+{
+    if (dot)
+        snprintf(row->check, sizeof(row->check),
+                 "%llu work-items x %u rounds, each checked exactly (distinct starts per chain "
+                 "and neighbour)%s",
+                 (unsigned long long)global, t->iters,
+                 strstr(variant, "EMULATED") ? "; dot emulated in OpenCL C (test hook)" : "");
+    else
+        snprintf(row->check, sizeof(row->check),
+                 "%llu work-items x %u rounds, each checked exactly (distinct starts per "
+                 "work-item and lane)",
+                 (unsigned long long)global, t->iters);
+    /* Per round `chains` steps: each a multiply-add per lane (2 operations), or one
+     * dot_acc_sat. */
+    row->work = (double)global * t->iters * chains * (dot ? DOT_OPS : width * 2.0);
+    row->launch = (struct clb_micro_launch){ .global_size = global, .rounds = t->iters,
+                                            .width = dot ? 1 : width, .chains = chains };
+    snprintf(row->launch.options, sizeof(row->launch.options), "%s", options);
+}
+
 /* One (precision, width): build, size the launch, time, verify. Faults land in row. */
 static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
                     const struct clb_micro_options *opt, const struct ptype *t, unsigned width,
@@ -324,11 +409,7 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
     cl_mem out = NULL;
     cl_int err;
     int fault;
-    uint64_t global = clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS) * GLOBAL_STEP;
-    const uint64_t max_global =
-        clb_peak_max_global(clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES), t->out_size);
-    double seconds;
-    const double target = opt->target_s > 0 ? opt->target_s : 0.02;
+    uint64_t global = 0;
     const bool gpu = clb_code_path_gpu(opt->code_path, clb_device_is_cpu(dev));
     const unsigned chains = clb_peak_chains(gpu, dot ? 1 : width, t->size);
 
@@ -351,63 +432,14 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
         goto fault;
     }
     k = clCreateKernel(prog, "clb_peak", &err);
-    if (clb_cl_check(&e, "clCreateKernel", err) || set_coefficients(k, t, &e))
+    if (clb_cl_check(&e, "clCreateKernel", err) || set_coefficients(k, t, &e) ||
+        size_launch(dev, env, k, t, opt, &global, &out, &e) ||
+        timed_launches(env, k, global, opt, row, &e))
         goto fault;
-    if (max_global == 0) {
-        clb_error_set(&e, "device reports no room for one work-group's output");
-        goto fault;
-    }
-    if (global == 0)
-        global = GLOBAL_STEP;
-    if (global > max_global)
-        global = max_global;
-    /* Test hook (CLBENCH_TEST_PEAK_ITEMS=N, tests/oclgrind): N work-items per launch, never
-     * grown, so that a device that interprets kernels (Oclgrind) runs every row in a second. */
-    const char *items = getenv("CLBENCH_TEST_PEAK_ITEMS");
-    const bool fixed = items && atoi(items) > 0;
-    if (fixed)
-        global = (size_t)atoi(items);
-    /* The first launch may include lazy compilation (pocl builds the work-group function
-     * then): keep it out of the sizing. */
-    if (sized_launch(env, k, t, global, &out, &seconds, &e) ||
-        launch(env, k, global, &seconds, &e))
-        goto fault;
-    /* Scale the launch from the call just timed until one takes `target` seconds: launch
-     * overhead and the tail of the last wave then vanish. */
-    for (uint64_t next; !fixed && (next = clb_peak_next_global(seconds, global, target,
-                                                               max_global)) != global;) {
-        global = next;
-        if (sized_launch(env, k, t, global, &out, &seconds, &e))
-            goto fault;
-    }
-    while (clb_micro_want(row, opt->runs, opt->min_time_s)) {
-        if (launch(env, k, global, &seconds, &e))
-            goto fault;
-        if (clb_micro_push(row, seconds)) {
-            clb_error_set(&e, "out of host memory");
-            goto fault;
-        }
-    }
     check_outputs(env, out, t, width, chains, global, row, &e, &fault);
     if (fault)
         goto fault;
-    if (dot)
-        snprintf(row->check, sizeof(row->check),
-                 "%llu work-items x %u rounds, each checked exactly (distinct starts per chain "
-                 "and neighbour)%s",
-                 (unsigned long long)global, t->iters,
-                 strstr(variant, "EMULATED") ? "; dot emulated in OpenCL C (test hook)" : "");
-    else
-        snprintf(row->check, sizeof(row->check),
-                 "%llu work-items x %u rounds, each checked exactly (distinct starts per "
-                 "work-item and lane)",
-                 (unsigned long long)global, t->iters);
-    /* Per round `chains` steps: each a multiply-add per lane (2 operations), or one
-     * dot_acc_sat. */
-    row->work = (double)global * t->iters * chains * (dot ? DOT_OPS : width * 2.0);
-    row->launch = (struct clb_micro_launch){ .global_size = global, .rounds = t->iters,
-                                            .width = dot ? 1 : width, .chains = chains };
-    snprintf(row->launch.options, sizeof(row->launch.options), "%s", options);
+    describe_row(t, width, chains, dot, global, variant, options, row);
     goto done;
 
 fault:

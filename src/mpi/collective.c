@@ -98,6 +98,7 @@ static void buffers_free(struct buffers *b)
 static int buffers_alloc(struct buffers *b, enum op op, uint64_t count, int n,
                          const struct clb_collective_options *opt, char *why, size_t len)
 {
+    struct clb_error e = { "" };
     cl_int err = CL_SUCCESS;
 
     b->send_n = op == REDUCE_SCATTER ? count * (uint64_t)n : count;
@@ -114,8 +115,8 @@ static int buffers_alloc(struct buffers *b, enum op op, uint64_t count, int n,
         if (err == CL_SUCCESS && b->recv_n)
             b->drecv = clCreateBuffer(opt->env->ctx, CL_MEM_READ_WRITE,
                                       b->recv_n * sizeof(float), NULL, &err);
-        if (err != CL_SUCCESS) {
-            snprintf(why, len, "clCreateBuffer: error %d", (int)err);
+        if (clb_cl_check(&e, "clCreateBuffer", err)) {
+            snprintf(why, len, "%s", e.msg);
             return -1;
         }
     }
@@ -126,21 +127,27 @@ static int buffers_alloc(struct buffers *b, enum op op, uint64_t count, int n,
  * This rank's input (host, then device) and its output marked unwritten
  * (NaN, which equals nothing): called before the first call and again
  * before the call that is checked, so a call that writes nothing shows.
+ * -1 with why when the device does not take it.
  */
-static int fill(struct buffers *b, enum op op, int rank, const struct clb_collective_options *opt)
+static int fill(struct buffers *b, enum op op, int rank, const struct clb_collective_options *opt,
+                char *why, size_t len)
 {
+    struct clb_error e = { "" };
+
     for (uint64_t i = 0; i < b->send_n; i++)
         b->send[i] = op == BROADCAST && rank != 0 ? NAN : clb_collective_value(rank, i);
     for (uint64_t i = 0; i < b->recv_n; i++)
         b->recv[i] = NAN;
     if (!opt->env)
         return 0;
-    cl_int err = clEnqueueWriteBuffer(opt->env->queue, b->dsend, CL_TRUE, 0,
-                                      b->send_n * sizeof(float), b->send, 0, NULL, NULL);
-    if (err == CL_SUCCESS && b->recv_n)
-        err = clEnqueueWriteBuffer(opt->env->queue, b->drecv, CL_TRUE, 0,
-                                   b->recv_n * sizeof(float), b->recv, 0, NULL, NULL);
-    return err == CL_SUCCESS ? 0 : -1;
+    if (CLB_CL(&e, clEnqueueWriteBuffer, opt->env->queue, b->dsend, CL_TRUE, 0,
+               b->send_n * sizeof(float), b->send, 0, NULL, NULL) ||
+        (b->recv_n && CLB_CL(&e, clEnqueueWriteBuffer, opt->env->queue, b->drecv, CL_TRUE, 0,
+                             b->recv_n * sizeof(float), b->recv, 0, NULL, NULL))) {
+        snprintf(why, len, "writing the input to the device failed: %s", e.msg);
+        return -1;
+    }
+    return 0;
 }
 
 static void op_call(enum op op, struct buffers *b, uint64_t count, const struct clb_mpi_world *w)
@@ -181,11 +188,12 @@ static int call(enum op op, struct buffers *b, uint64_t count, const struct clb_
                 double *path_s, char *why, size_t len)
 {
     const double t0 = MPI_Wtime();
+    struct clb_error e = { "" };
     cl_int err = CL_SUCCESS;
 
     if (opt->env) {
-        err = clEnqueueReadBuffer(opt->env->queue, b->dsend, CL_TRUE, 0,
-                                  b->send_n * sizeof(float), b->send, 0, NULL, NULL);
+        err = CLB_CL(&e, clEnqueueReadBuffer, opt->env->queue, b->dsend, CL_TRUE, 0,
+                     b->send_n * sizeof(float), b->send, 0, NULL, NULL);
         MPI_Barrier(MPI_COMM_WORLD);
     }
     const double t1 = MPI_Wtime();
@@ -193,18 +201,19 @@ static int call(enum op op, struct buffers *b, uint64_t count, const struct clb_
     const double t2 = MPI_Wtime();
     if (opt->env && err == CL_SUCCESS) {
         /* broadcast works in place: its result is the send buffer. */
-        err = clEnqueueWriteBuffer(opt->env->queue, b->recv_n ? b->drecv : b->dsend, CL_TRUE, 0,
-                                   (b->recv_n ? b->recv_n : b->send_n) * sizeof(float),
-                                   b->recv_n ? b->recv : b->send, 0, NULL, NULL);
+        err = CLB_CL(&e, clEnqueueWriteBuffer, opt->env->queue,
+                     b->recv_n ? b->drecv : b->dsend, CL_TRUE, 0,
+                     (b->recv_n ? b->recv_n : b->send_n) * sizeof(float),
+                     b->recv_n ? b->recv : b->send, 0, NULL, NULL);
         if (err == CL_SUCCESS)
-            err = clFinish(opt->env->queue);
+            err = CLB_CL(&e, clFinish, opt->env->queue);
     }
-    if (fault)
-        err = CL_OUT_OF_RESOURCES;
+    if (fault && err == CL_SUCCESS)
+        err = clb_cl_check(&e, "clFinish (CLBENCH_TEST_ERROR_RANK)", CL_OUT_OF_RESOURCES);
     *mpi_s = t2 - t1;
     *path_s = MPI_Wtime() - t0;
     if (err != CL_SUCCESS) {
-        snprintf(why, len, "OpenCL error %d moving the buffers", (int)err);
+        snprintf(why, len, "OpenCL error moving the buffers: %s", e.msg);
         return -1;
     }
     return 0;
@@ -218,11 +227,12 @@ static int verify(enum op op, struct buffers *b, uint64_t count, const struct cl
     float *out = op == BROADCAST ? b->send : b->recv;
     const uint64_t n_out = op == BROADCAST ? b->send_n : b->recv_n;
     const int prev = (w->rank + w->size - 1) % w->size;
+    struct clb_error e = { "" };
 
-    if (opt->env && clEnqueueReadBuffer(opt->env->queue, op == BROADCAST ? b->dsend : b->drecv,
-                                        CL_TRUE, 0, n_out * sizeof(float), out, 0, NULL,
-                                        NULL) != CL_SUCCESS) {
-        snprintf(why, len, "reading the result back from the device failed");
+    if (opt->env && CLB_CL(&e, clEnqueueReadBuffer, opt->env->queue,
+                           op == BROADCAST ? b->dsend : b->drecv, CL_TRUE, 0,
+                           n_out * sizeof(float), out, 0, NULL, NULL)) {
+        snprintf(why, len, "reading the result back from the device failed: %s", e.msg);
         return -1;
     }
     const char *fail = getenv("CLBENCH_TEST_FAIL_RANK"); /* test hook: a wrong result */
@@ -273,6 +283,41 @@ static bool agree(const struct clb_mpi_world *w, bool ok, const char *why, char 
 }
 
 /*
+ * The warm-up and timed calls into row (the slowest rank's time) and path, then one more
+ * on reset outputs: the one checked. false (the row an error) once the ranks agree one
+ * failed; ok: whether this rank stands so far.
+ */
+static bool timed_rounds(enum op op, struct buffers *b, uint64_t count,
+                         const struct clb_mpi_world *w, const struct clb_collective_options *opt,
+                         bool ok, struct clb_micro_row *row, double *path, char *why, size_t len)
+{
+    /* Test hooks: a rank dies, a rank's device fails. */
+    const char *kill_rank = getenv("CLBENCH_TEST_KILL_RANK");
+    const char *error_rank = getenv("CLBENCH_TEST_ERROR_RANK");
+    const bool fault = error_rank && atoi(error_rank) == w->rank;
+    for (unsigned i = 0; i <= opt->warmup + opt->runs; i++) {
+        const bool checked = i == opt->warmup + opt->runs;
+        double t[2], slowest[2];
+        if (checked && fill(b, op, w->rank, opt, why, len))
+            ok = false;
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (kill_rank && atoi(kill_rank) == w->rank && i == opt->warmup)
+            raise(SIGKILL);
+        ok = call(op, b, count, w, opt, fault, &t[0], &t[1], why, len) == 0 && ok;
+        MPI_Allreduce(t, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (!agree(w, ok, why, row->reason, sizeof(row->reason))) {
+            row->status = CLB_ROW_ERROR;
+            return false;
+        }
+        if (i >= opt->warmup && !checked) {
+            row->times_s[row->n_times++] = slowest[0];
+            path[i - opt->warmup] = slowest[1];
+        }
+    }
+    return true;
+}
+
+/*
  * One (op, size) on every rank: the same sequence of MPI calls on each,
  * whatever fails where (a failure is agreed on, then every rank stops the
  * row together).
@@ -305,40 +350,14 @@ static void one(const struct clb_mpi_world *w, const struct clb_collective_optio
                                        ? "more ranks than the check's exact sums allow"
                                        : count > 0x7fffffff ? "more than 2^31 elements"
                                                             : "out of host memory");
-    if (ok && fill(&b, op, w->rank, opt)) {
-        snprintf(why, sizeof(why), "writing the input to the device failed");
+    if (ok && fill(&b, op, w->rank, opt, why, sizeof(why)))
         ok = false;
-    }
     if (!agree(w, ok, why, row->reason, sizeof(row->reason))) {
         row->status = CLB_ROW_ERROR;
         goto done;
     }
-    /* Test hooks: a rank dies, a rank's device fails. */
-    const char *kill_rank = getenv("CLBENCH_TEST_KILL_RANK");
-    const char *error_rank = getenv("CLBENCH_TEST_ERROR_RANK");
-    const bool fault = error_rank && atoi(error_rank) == w->rank;
-    /* The timed calls, then one more on reset outputs: the one checked. */
-    for (unsigned i = 0; i <= opt->warmup + opt->runs; i++) {
-        const bool checked = i == opt->warmup + opt->runs;
-        double t[2], slowest[2];
-        if (checked && fill(&b, op, w->rank, opt)) {
-            snprintf(why, sizeof(why), "writing the input to the device failed");
-            ok = false;
-        }
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (kill_rank && atoi(kill_rank) == w->rank && i == opt->warmup)
-            raise(SIGKILL);
-        ok = call(op, &b, count, w, opt, fault, &t[0], &t[1], why, sizeof(why)) == 0 && ok;
-        MPI_Allreduce(t, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        if (!agree(w, ok, why, row->reason, sizeof(row->reason))) {
-            row->status = CLB_ROW_ERROR;
-            goto done;
-        }
-        if (i >= opt->warmup && !checked) {
-            row->times_s[row->n_times++] = slowest[0];
-            path[i - opt->warmup] = slowest[1];
-        }
-    }
+    if (!timed_rounds(op, &b, count, w, opt, ok, row, path, why, sizeof(why)))
+        goto done;
     ok = verify(op, &b, count, w, opt, sums, why, sizeof(why)) == 0;
     clb_micro_row_summarize(row);
     row->algbw = row->value;

@@ -313,11 +313,112 @@ static void no_rows_error(const struct clb_comparison *c, struct clb_error *e)
                   u->first->benchmark, u->first->case_, u->first->backend, d->key, a, b);
 }
 
+/*
+ * The row of file fi that pairs with r0, SIZE_MAX where none does; *near: a row of the
+ * same problem measured differently (SIZE_MAX where none). Same device name: prefer the
+ * same P:D (identical GPUs in one machine). used: which of fi's rows are paired already.
+ */
+static size_t pick_row(const struct clb_result_file *f0, const struct clb_result_row *r0,
+                       const struct clb_result_file *fi, const bool *used,
+                       const struct clb_pair_list *pairs, size_t *near)
+{
+    size_t pick = SIZE_MAX;
+
+    *near = SIZE_MAX;
+    for (size_t j = 0; j < fi->n_rows; j++) {
+        const struct clb_result_row *ri = &fi->rows[j];
+        if (used[j] || !same_problem(r0, ri) ||
+            !clb_devices_match(r0->device, ri->device, pairs) ||
+            !clb_compare_same_place(f0, r0, fi, ri))
+            continue;
+        const bool same_id = !strcmp(ri->device_id, r0->device_id);
+        if (!comparable(r0, ri)) {
+            if (*near == SIZE_MAX || same_id)
+                *near = j;
+            continue;
+        }
+        if (pick == SIZE_MAX || same_id)
+            pick = j;
+        if (same_id)
+            break;
+    }
+    return pick;
+}
+
+/* The ratio of file i's row ri to r0 in out, counted in its group and as a regression. */
+static void pair_ratio(struct clb_comparison *c, struct clb_compare_row *out, size_t i,
+                       const struct clb_result_row *r0, const struct clb_result_row *ri)
+{
+    if (r0->has_value && ri->has_value && r0->value > 0) {
+        out->ratio[i] = ri->value / r0->value;
+        /* One ratio per peak precision: the device's peak, not every width. */
+        if (r0->headline && ri->headline) {
+            struct clb_compare_group *g = group_for(c, i, r0, ri);
+            g->geomean += log(out->ratio[i]); /* a log sum until the end */
+            g->n++;
+        }
+        if (clb_compare_regressed(r0->metric, out->ratio[i], c->threshold))
+            c->n_regressions++;
+    } else if (c->threshold > 0 && r0->has_value && !ri->has_value) {
+        /* Measured before, failed or missing now: the worst regression there is. */
+        c->n_regressions++;
+    }
+}
+
+/* Pairs r0 with a row of every other file; whether any paired. */
+static bool pair_row(struct clb_comparison *c, const struct clb_result_row *r0,
+                     const struct clb_pair_list *pairs, bool *used, size_t max_rows)
+{
+    struct clb_result_file *const *files = c->files;
+    struct clb_compare_row *out = &c->rows[c->n_rows];
+    bool matched = false;
+    size_t near;
+
+    memset(out, 0, sizeof(*out));
+    out->row[0] = r0;
+    for (size_t i = 1; i < c->n_files; i++) {
+        const size_t pick = pick_row(files[0], r0, files[i], used + i * max_rows, pairs, &near);
+        if (pick == SIZE_MAX) {
+            if (near != SIZE_MAX) {
+                struct clb_compare_unpaired *u = &c->unpaired[c->n_unpaired++];
+                u->first = r0;
+                u->other = &files[i]->rows[near];
+                u->file = i;
+                u->n_diffs = clb_config_diff(r0->config, u->other->config, u->diff,
+                                             CLB_CONFIG_MAX_DIFFS);
+            }
+            continue;
+        }
+        const struct clb_result_row *ri = &files[i]->rows[pick];
+        used[i * max_rows + pick] = true;
+        out->row[i] = ri;
+        matched = true;
+        pair_ratio(c, out, i, r0, ri);
+    }
+    return matched;
+}
+
+/* The groups' geometric means, file by file, each in the order its groups were met. */
+static void finish_groups(struct clb_comparison *c)
+{
+    for (size_t g = 0; g < c->n_groups; g++)
+        c->groups[g].geomean = exp(c->groups[g].geomean / (double)c->groups[g].n);
+    /* A stable insertion sort. */
+    for (size_t g = 1; g < c->n_groups; g++) {
+        struct clb_compare_group gr = c->groups[g];
+        size_t h = g;
+        for (; h > 0 && c->groups[h - 1].file > gr.file; h--)
+            c->groups[h] = c->groups[h - 1];
+        c->groups[h] = gr;
+    }
+}
+
 int clb_compare(struct clb_result_file *const *files, size_t n_files,
                 const struct clb_pair_list *pairs, double threshold, struct clb_comparison *c,
                 struct clb_error *e)
 {
     const struct clb_result_file *f0 = files[0];
+    bool *used = NULL;
 
     memset(c, 0, sizeof(*c));
     c->files = files;
@@ -326,103 +427,31 @@ int clb_compare(struct clb_result_file *const *files, size_t n_files,
     c->rows = calloc(f0->n_rows + 1, sizeof(*c->rows));
     c->groups = calloc(f0->n_rows * n_files + 1, sizeof(*c->groups));
     c->unpaired = calloc(f0->n_rows * n_files + 1, sizeof(*c->unpaired));
-    if (!c->rows || !c->groups || !c->unpaired) {
-        clb_comparison_finish(c);
-        clb_error_set(e, "out of host memory");
-        return -1;
-    }
+    if (!c->rows || !c->groups || !c->unpaired)
+        goto oom;
     /* Each row of another file pairs with one row of the first at most. */
     size_t max_rows = 0;
     for (size_t i = 1; i < n_files; i++)
         max_rows = files[i]->n_rows > max_rows ? files[i]->n_rows : max_rows;
-    bool *used = calloc(n_files * (max_rows + 1), sizeof(*used));
-    if (!used) {
-        clb_comparison_finish(c);
-        clb_error_set(e, "out of host memory");
-        return -1;
-    }
-    for (size_t r = 0; r < f0->n_rows; r++) {
-        const struct clb_result_row *r0 = &f0->rows[r];
-        struct clb_compare_row *out = &c->rows[c->n_rows];
-        bool matched = false;
-
-        memset(out, 0, sizeof(*out));
-        out->row[0] = r0;
-        for (size_t i = 1; i < n_files; i++) {
-            /* Same device name: prefer the same P:D (identical GPUs in one machine). */
-            size_t pick = SIZE_MAX, near = SIZE_MAX;
-            for (size_t j = 0; j < files[i]->n_rows; j++) {
-                const struct clb_result_row *ri = &files[i]->rows[j];
-                if (used[i * max_rows + j] || !same_problem(r0, ri) ||
-                    !clb_devices_match(r0->device, ri->device, pairs) ||
-                    !clb_compare_same_place(f0, r0, files[i], ri))
-                    continue;
-                const bool same_id = !strcmp(ri->device_id, r0->device_id);
-                if (!comparable(r0, ri)) {
-                    if (near == SIZE_MAX || same_id)
-                        near = j;
-                    continue;
-                }
-                if (pick == SIZE_MAX || same_id)
-                    pick = j;
-                if (same_id)
-                    break;
-            }
-            if (pick == SIZE_MAX) {
-                if (near != SIZE_MAX) {
-                    struct clb_compare_unpaired *u = &c->unpaired[c->n_unpaired++];
-                    u->first = r0;
-                    u->other = &files[i]->rows[near];
-                    u->file = i;
-                    u->n_diffs = clb_config_diff(r0->config, u->other->config, u->diff,
-                                                 CLB_CONFIG_MAX_DIFFS);
-                }
-                continue;
-            }
-            const struct clb_result_row *ri = &files[i]->rows[pick];
-            used[i * max_rows + pick] = true;
-            out->row[i] = ri;
-            matched = true;
-            if (r0->has_value && ri->has_value && r0->value > 0) {
-                out->ratio[i] = ri->value / r0->value;
-                /* One ratio per peak precision: the device's peak, not every width. */
-                if (r0->headline && ri->headline) {
-                    struct clb_compare_group *g = group_for(c, i, r0, ri);
-                    g->geomean += log(out->ratio[i]); /* a log sum until the end */
-                    g->n++;
-                }
-                if (clb_compare_regressed(r0->metric, out->ratio[i], threshold))
-                    c->n_regressions++;
-            } else if (threshold > 0 && r0->has_value && !ri->has_value) {
-                /* Measured before, failed or missing now: the worst regression there is. */
-                c->n_regressions++;
-            }
-        }
-        if (matched)
+    if (!(used = calloc(n_files * (max_rows + 1), sizeof(*used))))
+        goto oom;
+    for (size_t r = 0; r < f0->n_rows; r++)
+        if (pair_row(c, &f0->rows[r], pairs, used, max_rows))
             c->n_rows++;
-    }
     free(used);
     if (c->n_rows == 0) {
         no_rows_error(c, e);
         clb_comparison_finish(c);
         return -1;
     }
-    for (size_t g = 0; g < c->n_groups; g++)
-        c->groups[g].geomean = exp(c->groups[g].geomean / (double)c->groups[g].n);
-    /* File by file, each in the order its groups were met (a stable insertion sort). */
-    for (size_t g = 1; g < c->n_groups; g++) {
-        struct clb_compare_group gr = c->groups[g];
-        size_t h = g;
-        for (; h > 0 && c->groups[h - 1].file > gr.file; h--)
-            c->groups[h] = c->groups[h - 1];
-        c->groups[h] = gr;
-    }
-    if (find_ignored(c)) {
-        clb_comparison_finish(c);
-        clb_error_set(e, "out of host memory");
-        return -1;
-    }
+    finish_groups(c);
+    if (find_ignored(c))
+        goto oom;
     return 0;
+oom:
+    clb_comparison_finish(c);
+    clb_error_set(e, "out of host memory");
+    return -1;
 }
 
 void clb_comparison_finish(struct clb_comparison *c)

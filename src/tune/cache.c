@@ -158,6 +158,37 @@ static const char *entry_class(json_t *e)
     return json_is_string(c) ? json_string_value(c) : CLB_TUNE_CLASS;
 }
 
+/*
+ * The parameters (*p) and size of a cache entry of this device's kernel, false (warned
+ * once) when it was made by another CLBlast or clbench or is malformed.
+ */
+static bool entry_params(json_t *e, const char *path, const char *kernel, const char *name,
+                         struct clb_tune_params *p, double *size)
+{
+    char msg[8192];
+
+    if (strcmp(str(e, "clblast"), CLBLAST_VERSION) ||
+        strcmp(str(e, "clbench"), CLBENCH_VERSION)) {
+        snprintf(msg, sizeof(msg), "ignoring tuning of %s for %s: made with CLBlast %s and "
+                                   "clbench %s (this is CLBlast %s, clbench %s)",
+                 kernel, name, str(e, "clblast"), str(e, "clbench"),
+                 CLBLAST_VERSION, CLBENCH_VERSION);
+        warn_once(msg);
+        return false;
+    }
+    json_t *g = json_object_get(e, "gflops"), *sz = json_object_get(e, "size");
+    if (!parse_params(json_object_get(e, "params"), p) || !json_is_number(g) ||
+        !json_is_integer(sz) || json_integer_value(sz) < 1 ||
+        json_integer_value(sz) > 1 << 24) {
+        snprintf(msg, sizeof(msg), "ignoring a malformed tuning entry for %s in %s", name,
+                 path);
+        warn_once(msg);
+        return false;
+    }
+    *size = (double)json_integer_value(sz);
+    return true;
+}
+
 static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
                    const char *kernel, const char *precision, struct clb_gemm_shape shape,
                    const struct clb_gemm_mode *mode, struct clb_tune_params *out,
@@ -184,26 +215,10 @@ static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
             other_devices = true;
             continue;
         }
-        if (strcmp(str(e, "clblast"), CLBLAST_VERSION) ||
-            strcmp(str(e, "clbench"), CLBENCH_VERSION)) {
-            snprintf(msg, sizeof(msg), "ignoring tuning of %s for %s: made with CLBlast %s and "
-                                       "clbench %s (this is CLBlast %s, clbench %s)",
-                     kernel, name, str(e, "clblast"), str(e, "clbench"),
-                     CLBLAST_VERSION, CLBENCH_VERSION);
-            warn_once(msg);
-            continue;
-        }
         struct clb_tune_params p;
-        json_t *g = json_object_get(e, "gflops"), *sz = json_object_get(e, "size");
-        if (!parse_params(json_object_get(e, "params"), &p) || !json_is_number(g) ||
-            !json_is_integer(sz) || json_integer_value(sz) < 1 ||
-            json_integer_value(sz) > 1 << 24) {
-            snprintf(msg, sizeof(msg), "ignoring a malformed tuning entry for %s in %s", name,
-                     path);
-            warn_once(msg);
+        double size;
+        if (!entry_params(e, path, kernel, name, &p, &size))
             continue;
-        }
-        const double size = (double)json_integer_value(sz);
         const double dist = fabs(log(size / want));
         /* Parameters measured on one class of shapes say nothing of another's speed. */
         if (strcmp(entry_class(e), cls)) {

@@ -81,6 +81,8 @@ error)
     [ $rc = 1 ] || fail "an error on rank 2 exited $rc, not 1"
     [ "$(grep -c 'error: rank 2 on .*: OpenCL error' "$tmp/out")" = 4 ] ||
         fail "the rows do not name the rank that failed"
+    [ "$(grep -c 'OpenCL error moving the buffers: .*: CL_OUT_OF_RESOURCES (-5)' "$tmp/out")" = 4 ] ||
+        fail "the rows do not name the OpenCL error"
     ;;
 kill)
     start=$(date +%s)

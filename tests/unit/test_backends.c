@@ -1,7 +1,9 @@
 /*
  * The backend registry, as fio checks its engines: every backend fills the
  * hooks it must, names are unique, and a tuning part is whole and offers
- * candidates that use only the parameters it lists.
+ * candidates that use only the parameters it lists. CLBlast and OpenBLAS
+ * keep one identity whether built with their library or as the stand-ins
+ * without it (the minimal build runs this test too).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -168,12 +170,47 @@ static void clbench_gpu_defaults(void **state)
     assert_string_equal(options, "");
 }
 
+/* Literal here, not from src/backends/identity.h: a rename in either build fails. */
+static void library_identity(void **state)
+{
+    static const char *const xgemm[] = { "GEMMK", "KREG", "KWG",  "KWI",  "MDIMA", "MDIMC",
+                                         "MWG",   "NDIMB", "NDIMC", "NWG", "SA",    "SB",
+                                         "STRM",  "STRN", "VWM",  "VWN",  NULL };
+    const struct clb_gemm_backend *clblast = clb_gemm_backend_find("clblast");
+    const struct clb_gemm_backend *openblas = clb_gemm_backend_find("openblas");
+    struct clb_library_info info;
+
+    (void)state;
+    assert_non_null(clblast);
+    assert_non_null(openblas);
+    assert_true(clblast->on_device);
+    assert_false(openblas->on_device);
+    assert_non_null(strstr(clblast->summary, "CLBlast's GEMM on each selected device"));
+    assert_non_null(strstr(openblas->summary, "OpenBLAS on the host CPU, the baseline"));
+    memset(&info, 0, sizeof(info));
+    clblast->info(&info);
+    assert_string_equal(info.library, "CLBlast");
+    memset(&info, 0, sizeof(info));
+    openblas->info(&info);
+    assert_string_equal(info.library, "OpenBLAS");
+    assert_non_null(clblast->tuning);
+    assert_string_equal(clblast->tuning->kernel, "Xgemm");
+    assert_string_equal(clblast->tuning->label, "CLBlast Xgemm");
+    size_t i = 0;
+    for (; xgemm[i]; i++) {
+        assert_non_null(clblast->tuning->params[i]);
+        assert_string_equal(clblast->tuning->params[i], xgemm[i]);
+    }
+    assert_null(clblast->tuning->params[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(required_hooks),
         cmocka_unit_test(tuning_parts),
         cmocka_unit_test(clbench_gpu_defaults),
+        cmocka_unit_test(library_identity),
     };
 
     set_prop(CLB_PROP_MAX_WORK_GROUP_SIZE, 1024);

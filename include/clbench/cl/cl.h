@@ -101,6 +101,9 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
  *                             backend, gets C's first element changed before it is
  *                             verified (as a kernel whose later calls go wrong): every
  *                             row must fail, whatever beta is.
+ *   CLBENCH_FAULT_SLOW=1      every timed GEMM call (src/bench/gemm_run.c) sleeps 9x
+ *                             its own time plus 50 ms after it returns, so its time is
+ *                             10x + 50 ms (a straggler rank: tests/mpi/fleet.sh).
  */
 bool clb_fault_build(const char *options);
 bool clb_fault_alloc(void);
