@@ -32,7 +32,7 @@
  * precision of each file with triad rows of at least two sizes from
  * `bandwidth --sizes` (cases "fp32 triad 8 MiB"; rows without a size are no
  * sweep's), GB/s against bytes per array (log scale), a line per kernel, and
- * where the caches stop helping (clb_sweep_cache_edge) as a dashed marker
+ * where the caches stop helping (results/sweep.h) as a dashed marker
  * between the last cached size and the next, with the finding under the chart
  * in the words `bandwidth` prints under its table.
  *
@@ -40,7 +40,6 @@
  * estimates the command computed (struct clb_html_estimates), as `fit
  * --from` prints them, with their inputs and formulas.
  */
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -61,18 +60,6 @@ struct clb_html_estimates {
     struct clb_fit_report fit;
     char none[512];
 };
-
-/*
- * Where the caches stop helping in a `bandwidth --sizes` sweep: of one device
- * and precision's n triad figures in row order (work[i] bytes per call,
- * value[i] the headline GB/s), *big is the largest work, *cached the largest
- * work whose figure is at least 1.5x big's, *after the smallest work above
- * cached's, each the first of equals. Returns true with all three set; false
- * ("no size ran 1.5x faster") with *big alone set (n > 0). A pure function,
- * so any writer that states the finding states the same one.
- */
-bool clb_sweep_cache_edge(const double *work, const double *value, size_t n, size_t *big,
-                          size_t *cached, size_t *after);
 
 /*
  * estimates: n_files entries, one per file in order, or NULL for none.
