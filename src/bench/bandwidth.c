@@ -743,6 +743,7 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
         rows[i] = &out->rows[out->n_rows - (size_t)n_rows + (size_t)i];
         rows[i]->precision = prec;
         rows[i]->code_path = cpu ? "cpu" : "gpu";
+        rows[i]->kernel = names[i];
     }
     /* The default shrinks to what the device allows; an explicit --bytes does not. */
     if (!given)
@@ -856,6 +857,7 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
     if (!row)
         return -1;
     row->precision = fp64 ? "fp64" : "fp32";
+    row->kernel = "local";
     snprintf(row->case_, sizeof(row->case_), "%s local", row->precision);
     if ((fp64 && !clb_device_bool(dev, CLB_PROP_FP64)) ||
         clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE) < LOCAL_N) {

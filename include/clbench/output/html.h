@@ -4,8 +4,10 @@
 /*
  * `clbench report`: one self-contained HTML page (inline CSS and SVG, no
  * script, nothing fetched) from one or more result files: GFLOP/s against
- * size per device and backend, speedup over the CPU baseline, the runs, the
- * devices and every result.
+ * square size per device and backend, the other shapes (a model's layer from
+ * --shapes, --mnk) as bars per shape on a chart of their own, speedup over
+ * the CPU baseline, the runs, the devices and every result. Labels and
+ * legends wrap to fit their SVG (src/output/report/svg.c).
  *
  * A fleet file (clb_result_file.fleet) adds a Fleet section: per figure (the
  * rows of every rank with one benchmark, case, backend, precision, device,

@@ -1,5 +1,6 @@
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,9 +51,17 @@ static size_t series_of(struct series *ser, size_t *n, size_t cap, size_t f,
     return ser[*n].pts ? (*n)++ : SIZE_MAX;
 }
 
-/* Collects the GEMM series of one precision across files; returns how many. */
-static size_t collect(const struct report *rep, const char *prec, struct series *ser,
-                      size_t cap)
+static bool is_square(const struct clb_result_row *r)
+{
+    return r->m == r->n && r->n == r->k;
+}
+
+/*
+ * Collects the GEMM series of one precision across files, of square sizes or
+ * of the other shapes (a model's, --mnk); returns how many.
+ */
+static size_t collect(const struct report *rep, const char *prec, bool square,
+                      struct series *ser, size_t cap)
 {
     size_t n = 0;
 
@@ -62,7 +71,8 @@ static size_t collect(const struct report *rep, const char *prec, struct series 
             /* One line per rank would be a tangle: a fleet's line is its median. */
             const bool median = r->host != NULL;
             if (strcmp(r->benchmark, "gemm") || !r->m || !r->precision ||
-                strcmp(r->precision, prec) || !(median ? r->fleet_median > 0 : r->has_value))
+                strcmp(r->precision, prec) || !(median ? r->fleet_median > 0 : r->has_value) ||
+                is_square(r) != square)
                 continue;
             const size_t s = series_of(ser, &n, cap, f, rep->files[f], r);
             if (s == SIZE_MAX)
@@ -80,16 +90,19 @@ static size_t collect(const struct report *rep, const char *prec, struct series 
     return n;
 }
 
+/* "DEVICE (BACKEND) · FILE": a series' name (unescaped). */
+static void series_name(char *buf, size_t len, const struct series *s, const struct report *rep)
+{
+    snprintf(buf, len, "%s (%s%s)%s%s", s->device, s->backend, s->median ? ", fleet median" : "",
+             rep->n_files > 1 ? " · " : "", rep->n_files > 1 ? svg_base(rep->files[s->file]->path) : "");
+}
+
 static void series_label(FILE *out, const struct series *s, const struct report *rep)
 {
-    svg_esc(out, s->device);
-    fputs(" (", out);
-    svg_esc(out, s->backend);
-    fputs(s->median ? ", fleet median)" : ")", out);
-    if (rep->n_files > 1) {
-        fputs(" · ", out);
-        svg_esc(out, svg_base(rep->files[s->file]->path));
-    }
+    char name[512];
+
+    series_name(name, sizeof(name), s, rep);
+    svg_esc(out, name);
 }
 
 enum { W = 1000, H = 440, L = 80, R = 600, T = 24, B = 380 };
@@ -125,34 +138,36 @@ static bool line_bounds(const struct series *ser, size_t n, struct bounds *b)
     return true;
 }
 
-/* x ticks at every size measured, the first of equals. */
+/* x ticks at every size measured, a label only where it does not run into the last one. */
 static void line_xticks(FILE *out, const struct series *ser, size_t n, const struct bounds *b)
 {
-    double last_tick = -1;
+    struct point ticks[256];
+    size_t n_ticks = 0;
+    double last_right = -INFINITY;
 
     for (size_t s = 0; s < n; s++)
-        for (size_t i = 0; i < ser[s].n; i++) {
-            const struct point *p = &ser[s].pts[i];
-            double x = svg_scale(p->x, b->xlo, b->xhi, true, L + 20, R - 20);
+        for (size_t i = 0; i < ser[s].n && n_ticks < 256; i++) {
             bool seen = false;
-            for (size_t t = 0; t < s && !seen; t++)
-                for (size_t j = 0; j < ser[t].n; j++)
-                    seen |= ser[t].pts[j].x == p->x;
-            for (size_t j = 0; j < i; j++)
-                seen |= ser[s].pts[j].x == p->x;
-            if (seen || fabs(x - last_tick) < 1)
-                continue;
-            last_tick = x;
-            fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\"/>"
-                         "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">",
-                    x, x, B, B + 5, x, B + 18);
-            if (p->row->m == p->row->n && p->row->n == p->row->k)
-                fprintf(out, "%" PRIu64, p->row->m);
-            else
-                fprintf(out, "%" PRIu64 "×%" PRIu64 "×%" PRIu64, p->row->m, p->row->n,
-                        p->row->k);
-            fputs("</text>\n", out);
+            for (size_t t = 0; t < n_ticks && !seen; t++)
+                seen = ticks[t].x == ser[s].pts[i].x;
+            if (!seen)
+                ticks[n_ticks++] = ser[s].pts[i];
         }
+    qsort(ticks, n_ticks, sizeof(ticks[0]), cmp_point);
+    for (size_t t = 0; t < n_ticks; t++) {
+        const double x = svg_scale(ticks[t].x, b->xlo, b->xhi, true, L + 20, R - 20);
+        char label[32];
+        snprintf(label, sizeof(label), "%" PRIu64, ticks[t].row->m);
+        const double w = svg_text_width(label, 12);
+        fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\"/>",
+                x, x, B, B + 5);
+        if (x - w / 2 >= last_right + 4) {
+            fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">"
+                         "%s</text>", x, B + 18, label);
+            last_right = x + w / 2;
+        }
+        fputc('\n', out);
+    }
 }
 
 static void line_series(FILE *out, const struct series *s, size_t k, const struct bounds *b,
@@ -178,23 +193,46 @@ static void line_series(FILE *out, const struct series *s, size_t k, const struc
         fprintf(out, ", %s: %.4g GFLOP/s</title></circle>\n", p->row->case_, p->y);
     }
     fputs("</g>\n", out);
-    double ly = T + 10 + 22.0 * (double)k;
-    fprintf(out, "<g class=\"legend\"><rect x=\"%d\" y=\"%.1f\" width=\"14\" height=\"14\" "
-                 "fill=\"%s\"/><text x=\"%d\" y=\"%.1f\" font-size=\"12\">",
-            R + 16, ly, color, R + 36, ly + 11);
-    series_label(out, s, rep);
-    fputs("</text></g>\n", out);
+}
+
+/* The series' legend right of the plot, wrapped to fit the SVG. */
+static void series_legend(FILE *out, double x, const struct series *ser, size_t n,
+                          const struct report *rep)
+{
+    char names[32][512];
+    const char *labels[32], *colors[32];
+
+    for (size_t s = 0; s < n && s < 32; s++) {
+        series_name(names[s], sizeof(names[s]), &ser[s], rep);
+        labels[s] = names[s];
+        colors[s] = svg_color(s);
+    }
+    svg_legend(out, x, W - 4, T + 10, labels, colors, n < 32 ? n : 32);
+}
+
+/* How tall the legend of n series gets, so the SVG can hold it. */
+static int legend_bottom(double x, const struct series *ser, size_t n, const struct report *rep)
+{
+    double y = T + 10;
+    char name[512], lines[8][128];
+
+    for (size_t s = 0; s < n; s++) {
+        series_name(name, sizeof(name), &ser[s], rep);
+        y += 22.0 + 15.0 * (double)(svg_wrap(name, W - 4 - x - 20, 12, lines, 8) - 1);
+    }
+    return (int)ceil(y);
 }
 
 static void line_chart(FILE *out, const struct report *rep, const char *prec)
 {
     struct series ser[32];
-    const size_t n = collect(rep, prec, ser, 32);
+    const size_t n = collect(rep, prec, true, ser, 32);
     struct bounds b;
 
     if (n > 0 && line_bounds(ser, n, &b)) {
+        const int bottom = legend_bottom(R + 16, ser, n, rep) + 10;
         fprintf(out, "<h2>GEMM throughput, %s</h2>\n", prec);
-        svg_open(out, "line-chart", W, H);
+        svg_open(out, "line-chart", W, bottom > H ? bottom : H);
         fprintf(out, "GFLOP/s against matrix size, %s", prec);
         svg_label_end(out);
         svg_frame(out, L, T, R, B);
@@ -210,7 +248,130 @@ static void line_chart(FILE *out, const struct report *rep, const char *prec)
         svg_ytitle(out, T, B, b.ylog ? "GFLOP/s (log scale)" : "GFLOP/s");
         for (size_t s = 0; s < n; s++)
             line_series(out, &ser[s], s, &b, rep);
+        series_legend(out, R + 16, ser, n, rep);
         fputs("</svg>\n", out);
+    }
+    for (size_t s = 0; s < n; s++)
+        free(ser[s].pts);
+}
+
+enum { SW = 1000, S_TOP = 10, S_LABEL_MAX = 330, S_RIGHT = 740, S_BAR = 14, MAX_SHAPES = 64 };
+
+/* The shapes of the series' points, in the order first seen (one point each). */
+static size_t shapes_of(const struct series *ser, size_t n, const struct clb_result_row **shape)
+{
+    size_t n_shapes = 0;
+
+    for (size_t s = 0; s < n; s++)
+        for (size_t i = 0; i < ser[s].n; i++) {
+            const struct clb_result_row *r = ser[s].pts[i].row;
+            size_t k = 0;
+            while (k < n_shapes && !(shape[k]->m == r->m && shape[k]->n == r->n &&
+                                     shape[k]->k == r->k))
+                k++;
+            if (k == n_shapes && n_shapes < MAX_SHAPES)
+                shape[n_shapes++] = r;
+        }
+    return n_shapes;
+}
+
+/* Series s's point of shape r, or NULL. */
+static const struct point *point_of(const struct series *s, const struct clb_result_row *r)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->pts[i].row->m == r->m && s->pts[i].row->n == r->n && s->pts[i].row->k == r->k)
+            return &s->pts[i];
+    return NULL;
+}
+
+/* A shape's name: its case without the precision, "16x12288x4096 (qkv, prefill)". */
+static const char *shape_name(const struct clb_result_row *r)
+{
+    const char *sp = strchr(r->case_, ' ');
+    return sp ? sp + 1 : r->case_;
+}
+
+/* One shape's group of bars (a bar per series that measured it) from y; returns its height. */
+static double shape_group(FILE *out, const struct series *ser, size_t n,
+                          const struct clb_result_row *shape, double y, double left, double hi,
+                          const struct report *rep)
+{
+    double by = y;
+    char lines[8][128];
+    const size_t n_lines = svg_wrap(shape_name(shape), left - 16, 12, lines, 8);
+
+    svg_text_wrapped(out, "shape-label", left - 8, y + 11, "end", 12, 15, left - 16,
+                     shape_name(shape));
+    fputc('\n', out);
+    for (size_t s = 0; s < n; s++) {
+        const struct point *p = point_of(&ser[s], shape);
+        if (!p)
+            continue;
+        const double xe = svg_scale(p->y, 0, hi, false, left, S_RIGHT);
+        fprintf(out, "<rect class=\"bar shape-bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                     "height=\"%d\" fill=\"%s\"><title>", left, by, fmax(xe - left, 1), S_BAR - 2,
+                svg_color(s));
+        series_label(out, &ser[s], rep);
+        fprintf(out, ", %s: %.4g GFLOP/s</title></rect><text x=\"%.1f\" y=\"%.1f\" "
+                     "font-size=\"11\">%.4g</text>\n", p->row->case_, p->y, xe + 4, by + 10, p->y);
+        by += S_BAR;
+    }
+    return fmax(by - y, 15.0 * (double)n_lines) + 10;
+}
+
+/* The value axis under the groups: grid lines, round ticks, its title. */
+static void shape_axis(FILE *out, double left, double top, double bottom, double hi, double step)
+{
+    for (double v = 0; v <= hi * 1.0001; v += step) {
+        const double x = svg_scale(v, 0, hi, false, left, S_RIGHT);
+        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+                     "y2=\"%.1f\" stroke=\"#e0e0e0\"/><text x=\"%.1f\" y=\"%.1f\" "
+                     "text-anchor=\"middle\" font-size=\"12\">%g</text>\n", x, x, top, bottom, x,
+                bottom + 16, v);
+    }
+    svg_xtitle(out, (left + S_RIGHT) / 2, bottom + 36, "GFLOP/s (verified)");
+}
+
+/*
+ * The shapes that are no square size (a model's layer, --mnk) on a chart of
+ * their own: a group of horizontal bars per shape, named on the left, so that
+ * no shape shares an axis of sizes with another.
+ */
+static void shape_chart(FILE *out, const struct report *rep, const char *prec)
+{
+    struct series ser[32];
+    const struct clb_result_row *shape[MAX_SHAPES];
+    const size_t n = collect(rep, prec, false, ser, 32);
+    const size_t n_shapes = shapes_of(ser, n, shape);
+    double widest = 0, hi = 0, y = S_TOP;
+
+    for (size_t k = 0; k < n_shapes; k++)
+        widest = fmax(widest, svg_text_width(shape_name(shape[k]), 12));
+    for (size_t s = 0; s < n; s++)
+        for (size_t i = 0; i < ser[s].n; i++)
+            hi = fmax(hi, ser[s].pts[i].y);
+    if (n_shapes > 0 && hi > 0) {
+        const double left = fmin(widest, S_LABEL_MAX) + 24, step = svg_nice_step(hi * 1.15 / 5);
+        hi = ceil(hi * 1.15 / step) * step;
+        fprintf(out, "<h2>GEMM throughput by shape, %s</h2>\n", prec);
+        /* The height is only known once drawn: the groups go into a group first. */
+        char *body = NULL;
+        size_t len = 0;
+        FILE *g = open_memstream(&body, &len);
+        for (size_t k = 0; g && k < n_shapes; k++)
+            y += shape_group(g, ser, n, shape[k], y, left, hi, rep);
+        if (g) {
+            shape_axis(g, left, S_TOP - 4, y, hi, step);
+            fclose(g);
+            const int legend = legend_bottom(S_RIGHT + 50, ser, n, rep);
+            svg_open(out, "shape-chart", SW, (int)fmax(y + 50, legend + 10));
+            fprintf(out, "GFLOP/s per GEMM shape, %s", prec);
+            svg_label_end(out);
+            fwrite(body, 1, len, out);
+            series_legend(out, S_RIGHT + 50, ser, n, rep);
+            fputs("</svg>\n", out);
+        }
+        free(body);
     }
     for (size_t s = 0; s < n; s++)
         free(ser[s].pts);
@@ -221,6 +382,8 @@ void report_gemm(FILE *out, const struct report *rep, const struct report_sectio
     static const char *const precs[] = { "fp32", "fp64", "fp16" };
 
     (void)sec;
-    for (size_t p = 0; p < sizeof(precs) / sizeof(precs[0]); p++)
+    for (size_t p = 0; p < sizeof(precs) / sizeof(precs[0]); p++) {
         line_chart(out, rep, precs[p]);
+        shape_chart(out, rep, precs[p]);
+    }
 }

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "clbench/results/roofline.h"
@@ -46,10 +47,12 @@ static void roof_axes(FILE *out, const struct bounds *b)
 }
 
 /* Each precision's roof: the bandwidth slope up to its ridge point, then flat. */
-static int roofs(FILE *out, const struct clb_roofline *roof, const struct bounds *b)
+static double roofs(FILE *out, const struct clb_roofline *roof, const struct bounds *b)
 {
     const double bw = roof->bandwidth;
-    int legend = 0;
+    char names[CLB_ROOF_PRECISIONS][128];
+    const char *labels[CLB_ROOF_PRECISIONS], *colors[CLB_ROOF_PRECISIONS];
+    size_t legend = 0;
 
     for (int p = 0; p < CLB_ROOF_PRECISIONS; p++) {
         const double peak = roof->peak[p];
@@ -66,13 +69,12 @@ static int roofs(FILE *out, const struct clb_roofline *roof, const struct bounds
                 svg_scale(peak, b->ylo, b->yhi, true, B, T),
                 svg_scale(b->xhi, b->xlo, b->xhi, true, L, R),
                 svg_scale(peak, b->ylo, b->yhi, true, B, T), clb_roof_precision[p], peak, bw);
-        double ly = T + 10 + 22.0 * legend++;
-        fprintf(out, "<g class=\"legend\"><rect x=\"%d\" y=\"%.1f\" width=\"14\" height=\"14\" "
-                     "fill=\"%s\"/><text x=\"%d\" y=\"%.1f\" font-size=\"12\">%s: peak %.4g "
-                     "GFLOP/s (fastest call), triad %.4g GB/s</text></g>\n",
-                R + 16, ly, color, R + 36, ly + 11, clb_roof_precision[p], peak, bw);
+        snprintf(names[legend], sizeof(names[legend]), "%s: peak %.4g GFLOP/s (fastest call), "
+                 "triad %.4g GB/s", clb_roof_precision[p], peak, bw);
+        labels[legend] = names[legend];
+        colors[legend++] = color;
     }
-    return legend;
+    return svg_legend(out, R + 10, W - 2, T + 10, labels, colors, legend);
 }
 
 static void roofline(FILE *out, const struct clb_result_file *f, const char *device,
@@ -91,7 +93,7 @@ static void roofline(FILE *out, const struct clb_result_file *f, const char *dev
     svg_label_end(out);
     svg_frame(out, L, T, R, B);
     roof_axes(out, &b);
-    const int legend = roofs(out, &roof, &b);
+    const double legend = roofs(out, &roof, &b);
     for (size_t i = 0; i < roof.n_points; i++) {
         const struct clb_roof_point *p = &roof.points[i];
         const struct clb_result_row *r = p->row;
@@ -102,7 +104,7 @@ static void roofline(FILE *out, const struct clb_result_file *f, const char *dev
                 r->backend, r->case_, r->value, p->intensity);
     }
     fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\">dots: GEMM results (%zu)</text>\n",
-            R + 16, T + 10 + 22.0 * legend + 11, roof.n_points);
+            R + 16, legend + 11, roof.n_points);
     fputs("</svg>\n", out);
     clb_roofline_finish(&roof);
 }

@@ -190,9 +190,10 @@ size_t svg_text_wrapped(FILE *out, const char *cls, double x, double y, const ch
     fprintf(out, "<text%s%s%s x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%g\">",
             cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "", x, y, anchor, font);
     for (size_t i = 0; i < n; i++) {
-        fprintf(out, "<tspan x=\"%.1f\" dy=\"%g\">", x, i ? line_h : 0);
+        if (n > 1) /* one line is the text itself */
+            fprintf(out, "<tspan x=\"%.1f\" dy=\"%g\">", x, i ? line_h : 0);
         svg_esc(out, lines[i]);
-        fputs("</tspan>", out);
+        fputs(n > 1 ? "</tspan>" : "", out);
     }
     fputs("</text>", out);
     return n;

@@ -152,12 +152,7 @@ static void kernel_line(FILE *out, const struct sweep_chart *c, size_t k,
         fprintf(out, ": %.4g GB/s</title></circle>\n", line[i]->value);
     }
     fputs("</g>\n", out);
-    double ly = T + 10 + 22.0 * (double)k;
-    fprintf(out, "<g class=\"legend\"><rect x=\"%d\" y=\"%.1f\" width=\"14\" height=\"14\" "
-                 "fill=\"%s\"/><text x=\"%d\" y=\"%.1f\" font-size=\"12\">",
-            R + 16, ly, color, R + 36, ly + 11);
-    svg_esc(out, c->kernel[k]);
-    fputs("</text></g>\n", out);
+    svg_legend(out, R + 16, W - 4, T + 10 + 22.0 * (double)k, &c->kernel[k], &color, 1);
 }
 
 /* One device and precision's sweep (dev's rank, in a fleet file): a line per kernel. */
