@@ -725,6 +725,7 @@ static int stream_rows(const struct clb_device *dev, bool cpu, const char *prec,
         rows[i] = &out->rows[out->n_rows - (size_t)n + (size_t)i];
         rows[i]->precision = prec;
         rows[i]->code_path = cpu ? "cpu" : "gpu";
+        rows[i]->kernel = names[i];
     }
     return 0;
 }
@@ -1025,6 +1026,7 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
     if (!row)
         return -1;
     row->precision = fp64 ? "fp64" : "fp32";
+    row->kernel = "local";
     snprintf(row->case_, sizeof(row->case_), "%s local", row->precision);
     if (local_unavailable(dev, fp64, row))
         return 0;

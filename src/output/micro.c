@@ -125,6 +125,8 @@ static void limits_json(json_t *o, const struct clb_micro_row *row, bool measure
                                                    measured && row->status == CLB_ROW_OK));
     if (row->code_path)
         json_object_set_new(o, "code_path", json_string(row->code_path));
+    if (row->kernel)
+        json_object_set_new(o, "kernel", json_string(row->kernel));
     if (row->array_bytes) {
         json_object_set_new(o, "array_bytes", json_integer((json_int_t)row->array_bytes));
         json_object_set_new(o, "llc_bytes", row->llc_bytes

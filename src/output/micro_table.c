@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "clbench/output/devices.h"
-#include "clbench/output/html.h"
+#include "clbench/results/sweep.h"
 #include "clbench/output/table.h"
 #include "clbench/util/units.h"
 #include "micro_internal.h"

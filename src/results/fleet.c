@@ -301,3 +301,127 @@ json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double thr
     json_decref(figs_json);
     return doc;
 }
+
+static int cmp_rank(const void *a, const void *b)
+{
+    int x = (*(const struct clb_result_row *const *)a)->rank;
+    int y = (*(const struct clb_result_row *const *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+/* The statistics of fleet.figures[k] when its entry is f's k-th figure; false when not. */
+static bool figure_stats(const struct clb_result_file *f, size_t k, struct clb_fleet_figure *g)
+{
+    json_t *o = json_array_get(json_object_get(f->fleet, "figures"), k);
+    json_t *ranks = json_object_get(o, "ranks");
+    const struct clb_result_row *r = g->first;
+
+    if (!json_is_object(o) || strcmp(str(o, "benchmark"), r->benchmark) ||
+        strcmp(str(o, "case"), r->case_) || strcmp(str(o, "backend"), r->backend) ||
+        strcmp(str(o, "device_name"), r->device) || strcmp(str(o, "metric"), r->metric) ||
+        !json_is_integer(ranks) || (size_t)json_integer_value(ranks) != g->n_values)
+        return false;
+    if (!g->n_values)
+        return true;
+    double *const to[] = { &g->sum, &g->min, &g->median, &g->max };
+    static const char *const keys[] = { "sum", "min", "median", "max" };
+    for (size_t i = 0; i < 4; i++) {
+        json_t *v = json_object_get(o, keys[i]);
+        if (!json_is_number(v))
+            return false;
+        *to[i] = json_number_value(v);
+    }
+    return true;
+}
+
+/* From the rows, where fleet.figures does not say: the merge's statistics. */
+static void figure_from_rows(struct clb_fleet_figure *g, double *sorted)
+{
+    size_t n = 0;
+
+    g->sum = 0, g->min = INFINITY, g->max = -INFINITY, g->median = 0;
+    for (size_t i = 0; i < g->n_rows; i++) {
+        const struct clb_result_row *r = g->rows[i];
+        if (r->fleet_median > 0)
+            g->median = r->fleet_median;
+        if (!r->has_value)
+            continue;
+        sorted[n++] = r->value;
+        g->sum += r->value;
+        g->min = fmin(g->min, r->value);
+        g->max = fmax(g->max, r->value);
+    }
+    /* The run's own median stands; files without one get it from the figures. */
+    if (g->median <= 0 && n > 0) {
+        qsort(sorted, n, sizeof(*sorted), cmp_double);
+        g->median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    }
+}
+
+/* Row i's figure among figs[0..n) (added when new). */
+static size_t figure_index(struct clb_fleet_figures *out, const struct clb_result_row *r)
+{
+    size_t k = 0;
+
+    while (k < out->n && !clb_fleet_same_figure(out->figs[k].first, r))
+        k++;
+    if (k == out->n)
+        out->figs[out->n++] = (struct clb_fleet_figure){ .first = r };
+    return k;
+}
+
+int clb_fleet_figures_read(const struct clb_result_file *f, struct clb_fleet_figures *out)
+{
+    size_t *fig_of = calloc(f->n_rows + 1, sizeof(*fig_of));
+    double *sorted = calloc(f->n_rows + 1, sizeof(*sorted));
+
+    memset(out, 0, sizeof(*out));
+    out->figs = calloc(f->n_rows + 1, sizeof(*out->figs));
+    out->rows_ = calloc(2 * f->n_rows + 1, sizeof(*out->rows_));
+    if (!fig_of || !sorted || !out->figs || !out->rows_) {
+        free(fig_of);
+        free(sorted);
+        clb_fleet_figures_finish(out);
+        return -1;
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < f->n_rows; i++)
+        fig_of[i] = f->rows[i].host ? figure_index(out, &f->rows[i]) : SIZE_MAX;
+    for (size_t k = 0; k < out->n; k++) {
+        struct clb_fleet_figure *g = &out->figs[k];
+        const struct clb_result_row **rows = out->rows_ + used;
+        for (size_t i = 0; i < f->n_rows; i++)
+            if (fig_of[i] == k)
+                rows[g->n_rows++] = &f->rows[i];
+        qsort(rows, g->n_rows, sizeof(rows[0]), cmp_rank);
+        used += g->n_rows;
+        g->rows = rows;
+        for (size_t i = 0; i < g->n_rows; i++) {
+            g->n_stragglers += rows[i]->straggler;
+            g->n_values += rows[i]->has_value;
+        }
+        g->n_unmeasured = g->n_rows - g->n_values;
+        if (!figure_stats(f, k, g))
+            figure_from_rows(g, sorted);
+    }
+    out->ranks = out->rows_ + used;
+    for (size_t i = 0; i < f->n_rows; i++)
+        if (f->rows[i].host)
+            out->ranks[out->n_ranks++] = &f->rows[i];
+    qsort(out->ranks, out->n_ranks, sizeof(out->ranks[0]), cmp_rank);
+    size_t u = 0;
+    for (size_t i = 0; i < out->n_ranks; i++)
+        if (u == 0 || out->ranks[i]->rank != out->ranks[u - 1]->rank)
+            out->ranks[u++] = out->ranks[i];
+    out->n_ranks = u;
+    free(fig_of);
+    free(sorted);
+    return 0;
+}
+
+void clb_fleet_figures_finish(struct clb_fleet_figures *figs)
+{
+    free(figs->figs);
+    free(figs->rows_);
+    memset(figs, 0, sizeof(*figs));
+}

@@ -169,6 +169,57 @@ static void upgrade_stream_row(json_t *o)
         }
 }
 
+/*
+ * A bandwidth row's case: "PRECISION KERNEL" or, in a --sizes sweep,
+ * "PRECISION KERNEL N UNIT" ("fp32 triad 8 MiB"). Files written before rows
+ * had "kernel" and "array_bytes" get them from it; this is the one place a
+ * case is read back for what it names.
+ */
+static void read_stream_case(struct clb_result_row *r)
+{
+    static const char *const kernels[] = { "dot chunked", "copy", "mul", "add", "triad",
+                                           "dot", "read", "local" };
+    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    const size_t p = r->precision ? strlen(r->precision) : 0;
+
+    if (strcmp(r->benchmark, "bandwidth") || !p || strncmp(r->case_, r->precision, p) ||
+        r->case_[p] != ' ')
+        return;
+    const char *rest = r->case_ + p + 1;
+    size_t len = 0;
+    for (size_t k = 0; !r->kernel && k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+        len = strlen(kernels[k]);
+        if (!strncmp(rest, kernels[k], len) && (rest[len] == '\0' || rest[len] == ' '))
+            r->kernel = kernels[k];
+    }
+    if (!r->kernel || strncmp(rest, r->kernel, len = strlen(r->kernel)) || rest[len] != ' ')
+        return;
+    char *end;
+    double v = strtod(rest + len + 1, &end);
+    if (end == rest + len + 1 || *end != ' ' || !(v > 0))
+        return;
+    for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++, v *= 1024)
+        if (!strcmp(end + 1, units[u])) {
+            r->sized = true;
+            if (!r->array_bytes)
+                r->array_bytes = (uint64_t)v;
+            return;
+        }
+}
+
+/* The typed fields behind a row's label: kernel, array_bytes, work_per_call. */
+static int read_work(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
+{
+    bool present;
+
+    r->kernel = opt_string(o, "kernel");
+    if (read_count(o, "array_bytes", i, &r->array_bytes, e) ||
+        read_figure(o, "work_per_call", i, &r->work_per_call, &present, e))
+        return -1;
+    read_stream_case(r);
+    return 0;
+}
+
 static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
 {
     bool present;
@@ -236,7 +287,7 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
     }
     r->per_layer = r->role ? (unsigned)json_integer_value(pl) : 0;
     if (read_figure(json_object_get(o, "time"), "median_s", i, &r->median_s, &present, e) ||
-        read_datasheet(o, i, r, e))
+        read_datasheet(o, i, r, e) || read_work(o, i, r, e))
         return -1;
     return read_fleet(o, i, r, e);
 }
@@ -282,6 +333,55 @@ static json_t *derive_config(json_t *root, json_t *o, const struct clb_result_ro
     }
     return c;
 }
+
+static const char *str_or_empty(json_t *o, const char *key)
+{
+    const char *s = opt_string(o, key);
+    return s ? s : "";
+}
+
+static int64_t int_or_none(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : -1;
+}
+
+static int bool_or_none(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_boolean(v) ? json_is_true(v) : -1;
+}
+
+/* "host" and the objects of "devices", typed (entries that are no object are skipped). */
+static int read_machine(struct clb_result_file *f, struct clb_error *e)
+{
+    size_t i;
+    json_t *d, *t = json_object_get(f->fleet, "threshold");
+
+    f->host_info = (struct clb_result_host){ str_or_empty(f->host, "hostname"),
+                                             str_or_empty(f->host, "cpu"),
+                                             str_or_empty(f->host, "os") };
+    if (json_is_number(t) && json_number_value(t) > 0 && json_number_value(t) < 1)
+        f->fleet_threshold = json_number_value(t);
+    f->device_list = calloc(json_array_size(f->devices) + 1, sizeof(*f->device_list));
+    if (!f->device_list) {
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
+    json_array_foreach(f->devices, i, d) {
+        if (!json_is_object(d))
+            continue;
+        f->device_list[f->n_devices++] = (struct clb_result_device){
+            str_or_empty(d, "id"), str_or_empty(d, "name"), str_or_empty(d, "type"),
+            str_or_empty(d, "vendor"), str_or_empty(d, "driver_version"),
+            str_or_empty(d, "opencl_version"), int_or_none(d, "compute_units"),
+            int_or_none(d, "max_clock_mhz"), int_or_none(d, "global_mem_bytes"),
+            int_or_none(d, "max_alloc_bytes"), bool_or_none(d, "fp64"), bool_or_none(d, "fp16")
+        };
+    }
+    return 0;
+}
+
 static int check_file(const char *path, struct clb_error *e)
 {
     struct stat st;
@@ -359,6 +459,8 @@ static int parse(struct clb_result_file *f, const char *text, size_t len, struct
         clb_error_set(e, "devices or host is missing or of the wrong type");
         return -1;
     }
+    if (read_machine(f, e))
+        return -1;
     results = json_object_get(f->root, "results");
     if (!json_is_array(results)) {
         clb_error_set(e, "results is missing or not an array");
@@ -427,10 +529,21 @@ void clb_result_file_destroy(struct clb_result_file *f)
     if (!f)
         return;
     free(f->rows);
+    free(f->device_list);
     json_decref(f->derived);
     json_decref(f->root);
     free(f->path);
     free(f);
+}
+
+bool clb_result_row_same_place(const struct clb_result_row *a, const struct clb_result_row *b)
+{
+    return !strcmp(a->device, b->device) && !strcmp(a->device_id, b->device_id);
+}
+
+bool clb_result_row_same_device(const struct clb_result_row *a, const struct clb_result_row *b)
+{
+    return clb_result_row_same_place(a, b) && a->rank == b->rank;
 }
 
 double clb_result_row_datasheet_percent(const struct clb_result_row *r)

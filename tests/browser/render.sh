@@ -7,15 +7,22 @@
 #                              line, the stragglers' bars marked; with them
 #                              report-llama-h100.json: its datasheet charts and estimates;
 #                              bandwidth-sweep.json: a bandwidth-by-size chart per precision
+#   render.sh CLBENCH DATA layout  report-llama-h100.json (a `run --shapes`) with
+#                              report-untuned.json (a `gemm --untuned`): model shapes
+#                              on a chart of their own, not on the sizes' axis
+# Every page is also laid out in the browser with layout.js: any text of a chart
+# that runs outside its SVG or overlaps another text fails the test.
 set -u
-clbench=$1 data=${2:-}
+clbench=$1 data=${2:-} mode=${3:-}
 chromium=$(command -v chromium || command -v chromium-browser) ||
     { echo "SKIP: chromium not installed"; exit 77; }
 command -v identify >/dev/null || { echo "SKIP: imagemagick not installed"; exit 77; }
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-if [ -n "$data" ]; then
+if [ "$mode" = layout ]; then
+    set -- "$data/report-llama-h100.json" "$data/report-untuned.json"
+elif [ -n "$data" ]; then
     set -- "$data/fleet-gemm-a.json" "$data/fleet-gemm-b.json" "$data/report-llama-h100.json" \
         "$data/bandwidth-sweep.json"
 else
@@ -42,6 +49,28 @@ colors=$(identify -format '%k' "$tmp/shot.png")
 echo "screenshot: $(identify -format '%wx%h' "$tmp/shot.png"), $colors colours"
 [ "$colors" -ge 16 ] || { echo "FAIL: the screenshot is (nearly) blank"; exit 1; }
 count() { grep -o -F "$1" "$tmp/dom.html" | wc -l; }
+
+# The layout as the browser makes it: layout.js, put into a copy of the page, writes what
+# it finds into the DOM ("LAYOUT OK" when nothing).
+awk -v js="$(dirname "$0")/layout.js" '/<\/body>/ {
+    print "<script>"; while ((getline l < js) > 0) print l; print "</script>" } { print }' \
+    "$tmp/report.html" >"$tmp/layout.html"
+timeout 120 "$chromium" $flags --window-size=1100,1600 --dump-dom "file://$tmp/layout.html" \
+    >"$tmp/layout-dom.html" 2>/dev/null
+sed -n '/<pre id="layout-findings">/,/<\/pre>/p' "$tmp/layout-dom.html" | sed 's/<[^>]*>//g' \
+    >"$tmp/layout.txt"
+grep -q -x 'LAYOUT OK' "$tmp/layout.txt" ||
+    { echo "FAIL: the charts' text does not fit:"; head -20 "$tmp/layout.txt"; exit 1; }
+echo "layout: every chart's text inside its SVG, no two overlapping"
+if [ "$mode" = layout ]; then
+    # The square sizes on the line chart, the model's shapes (8 of them) on their own.
+    [ "$(count 'class="chart line-chart"')" -eq 1 ] || { echo "FAIL: expected one line chart"; exit 1; }
+    [ "$(count 'class="chart shape-chart"')" -eq 1 ] || { echo "FAIL: expected one shape chart"; exit 1; }
+    [ "$(count 'class="shape-label"')" -eq 8 ] || { echo "FAIL: expected 8 shapes named"; exit 1; }
+    [ "$(count 'class="chart bar-chart"')" -eq 1 ] || { echo "FAIL: expected the speedup chart"; exit 1; }
+    echo PASS
+    exit 0
+fi
 if [ -n "$data" ]; then
     # a: every figure has a straggler or a failed rank (3 charts); b: one straggler, and
     # its two other figures are headline ones (3 charts).

@@ -89,6 +89,7 @@ struct clb_micro_row {
     size_t n_host_times, host_times_cap;
     double host_value;          /* from host_times_s, by the headline's statistic (GB/s) */
     const char *code_path;      /* bandwidth's stream rows: "cpu" or "gpu", the kernels' variant */
+    const char *kernel;         /* bandwidth: the kernel, "triad", "dot chunked", "local"; else NULL */
 };
 
 struct clb_micro_results {

@@ -4,8 +4,10 @@
 /*
  * `clbench report`: one self-contained HTML page (inline CSS and SVG, no
  * script, nothing fetched) from one or more result files: GFLOP/s against
- * size per device and backend, speedup over the CPU baseline, the runs, the
- * devices and every result.
+ * square size per device and backend, the other shapes (a model's layer from
+ * --shapes, --mnk) as bars per shape on a chart of their own, speedup over
+ * the CPU baseline, the runs, the devices and every result. Labels and
+ * legends wrap to fit their SVG (src/output/report/svg.c).
  *
  * A fleet file (clb_result_file.fleet) adds a Fleet section: per figure (the
  * rows of every rank with one benchmark, case, backend, precision, device,
@@ -32,7 +34,7 @@
  * precision of each file with triad rows of at least two sizes from
  * `bandwidth --sizes` (cases "fp32 triad 8 MiB"; rows without a size are no
  * sweep's), GB/s against bytes per array (log scale), a line per kernel, and
- * where the caches stop helping (clb_sweep_cache_edge) as a dashed marker
+ * where the caches stop helping (results/sweep.h) as a dashed marker
  * between the last cached size and the next, with the finding under the chart
  * in the words `bandwidth` prints under its table.
  *
@@ -40,7 +42,6 @@
  * estimates the command computed (struct clb_html_estimates), as `fit
  * --from` prints them, with their inputs and formulas.
  */
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -61,18 +62,6 @@ struct clb_html_estimates {
     struct clb_fit_report fit;
     char none[512];
 };
-
-/*
- * Where the caches stop helping in a `bandwidth --sizes` sweep: of one device
- * and precision's n triad figures in row order (work[i] bytes per call,
- * value[i] the headline GB/s), *big is the largest work, *cached the largest
- * work whose figure is at least 1.5x big's, *after the smallest work above
- * cached's, each the first of equals. Returns true with all three set; false
- * ("no size ran 1.5x faster") with *big alone set (n > 0). A pure function,
- * so any writer that states the finding states the same one.
- */
-bool clb_sweep_cache_edge(const double *work, const double *value, size_t n, size_t *big,
-                          size_t *cached, size_t *after);
 
 /*
  * estimates: n_files entries, one per file in order, or NULL for none.

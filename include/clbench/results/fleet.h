@@ -51,4 +51,30 @@ struct clb_fleet_part {
 json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double threshold,
                         struct clb_error *e);
 
+/*
+ * A fleet file's figures as the merged document holds them in
+ * "fleet.figures", read back: each with its rows (every rank's, in rank
+ * order) and its statistics over the verified ones. A file whose
+ * fleet.figures does not match its rows (hand-made, older) gets them computed
+ * from the rows' figures and fleet_median, as the merge computes them.
+ */
+struct clb_fleet_figure {
+    const struct clb_result_row *first;       /* its identity (the first row seen) */
+    const struct clb_result_row *const *rows; /* n_rows, in rank order (borrowed) */
+    size_t n_rows, n_values, n_stragglers, n_unmeasured;
+    double sum, min, median, max;             /* over the n_values verified rows */
+};
+
+struct clb_fleet_figures {
+    struct clb_fleet_figure *figs; /* owned */
+    size_t n;
+    const struct clb_result_row **ranks; /* one row per rank, in rank order */
+    size_t n_ranks;
+    const struct clb_result_row **rows_; /* owned storage behind figs[].rows and ranks */
+};
+
+/* 0, or -1 out of memory (out is then empty). A file without fleet rows has n 0. */
+int clb_fleet_figures_read(const struct clb_result_file *f, struct clb_fleet_figures *out);
+void clb_fleet_figures_finish(struct clb_fleet_figures *figs);
+
 #endif

@@ -78,6 +78,37 @@ struct clb_result_row {
     double fleet_median; /* that median over the ranks' verified figures; 0: none */
     bool has_datasheet;  /* the row carries a datasheet object (whatever its status) */
     struct clb_result_datasheet datasheet;
+    /*
+     * What ran: the row's "kernel"; for a bandwidth row the stream kernel
+     * ("triad", "dot chunked", "local"). Files written before bandwidth rows
+     * had it get the kernel their case names ("fp32 triad 8 MiB"); NULL when
+     * neither says.
+     */
+    const char *kernel;
+    /*
+     * Bandwidth rows of the three stream arrays: bytes of each array
+     * ("array_bytes"; older files: the size a --sizes case names, "8 MiB"),
+     * 0 when not of them. sized: the case names the size, so the row is one
+     * size of a `bandwidth --sizes` sweep.
+     */
+    uint64_t array_bytes;
+    bool sized;
+    double work_per_call; /* operations or bytes per timed call ("work_per_call"); 0: absent */
+};
+
+/* A document's "host" object, as far as the report shows it ("" when absent). */
+struct clb_result_host {
+    const char *hostname, *cpu, *os;
+};
+
+/*
+ * One entry of a document's "devices" array (strings borrowed, "" when
+ * absent; numbers -1 when absent; fp64/fp16 -1 when absent, else 0 or 1).
+ */
+struct clb_result_device {
+    const char *id, *name, *type, *vendor, *driver_version, *opencl_version;
+    int64_t compute_units, max_clock_mhz, global_mem_bytes, max_alloc_bytes;
+    int fp64, fp16;
 };
 
 struct clb_result_file {
@@ -92,6 +123,10 @@ struct clb_result_file {
     json_t *host;         /* borrowed: the "host" object */
     json_t *derived;      /* owned: the configs derived for rows without one */
     json_t *fleet;        /* borrowed: the "fleet" object of a fleet run's file, else NULL */
+    struct clb_result_host host_info;
+    struct clb_result_device *device_list; /* owned: "devices"' objects, in order */
+    size_t n_devices;
+    double fleet_threshold; /* fleet.threshold (0 < t < 1), 0 when absent */
 };
 
 /* NULL with e set to "PATH: why" (one line) when the file is unusable. */
@@ -103,6 +138,11 @@ void clb_result_file_destroy(struct clb_result_file *f);
 
 /* A bandwidth row of the triad ("fp32 triad", "fp64 triad"): BabelStream's headline. */
 bool clb_result_row_is_triad(const struct clb_result_row *r);
+
+/* The same device name and id (ranks aside): one place of a file. */
+bool clb_result_row_same_place(const struct clb_result_row *a, const struct clb_result_row *b);
+/* The same place measured by the same rank. */
+bool clb_result_row_same_device(const struct clb_result_row *a, const struct clb_result_row *b);
 
 /* 100 x the row's figure / its datasheet value; 0 unless it has both (a verified figure). */
 double clb_result_row_datasheet_percent(const struct clb_result_row *r);
