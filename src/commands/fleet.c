@@ -272,13 +272,7 @@ int clb_fleet_local_ranks(void)
 
 int clb_fleet_cpu_sharers(void)
 {
-    const struct clb_mpi_world *w = clb_mpi_fleet();
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-
-    if (w && w->local_size > 1 && online > 0 &&
-        (long)clb_cpu_count_available() * w->local_size > online)
-        return w->local_size;
-    return 1;
+    return clb_mpi_cpu_sharers();
 }
 
 void clb_fleet_abort(const char *why)

@@ -19,6 +19,7 @@
 #include "common.h"
 #include "runner.h"
 #include "config.h"
+#include "estimates.h"
 
 struct gemm_config {
     struct clb_common common;
@@ -212,34 +213,26 @@ static const char *gemm_blas_core(const void *config)
 
 /*
  * --shapes: what the figures just measured mean for the model, as `fit
- * --from` would say of this run's file: the run's own document, read back.
+ * --from` would say of this run's file: the same rows, from the structs.
  */
 static int write_estimates(FILE *out, const struct clb_gemm_report *r)
 {
     const struct clb_model *m = clb_model_find(r->shapes);
-    char *text = NULL;
-    size_t len = 0;
     struct clb_error e;
     struct clb_fit_request req;
     struct clb_fit_report rep = { .request = &req, .preset = m, .has_model = true,
                                   .from = "this run", .measured_shapes = r->shapes };
     struct clb_fit_speed *speeds = NULL;
+    struct clb_run_speeds run;
+    int rc = 0;
 
     if (!m) /* --shapes takes presets only */
         return 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem)
+    if (clb_run_speeds_init(&run, r->micro, r->results))
         return -1;
-    int rc = clb_gemm_write(mem, CLB_FORMAT_JSON, r);
-    if (fclose(mem) || rc) {
-        free(text);
-        return -1;
-    }
-    struct clb_result_file *f = clb_result_file_parse("this run", text, len, &e);
-    free(text);
     clb_fit_request_preset(&req, m, r->context, r->batch);
-    long n = f && !clb_fit_estimate(&req, &rep.estimate, &e)
-                 ? clb_file_speed_estimates(f, &req, &rep.estimate, 0, &speeds)
+    long n = !clb_fit_estimate(&req, &rep.estimate, &e)
+                 ? clb_speed_estimates(run.rows, run.n_rows, &req, &rep.estimate, 0, &speeds)
                  : -1;
     if (n > 0) {
         rep.speeds = speeds;
@@ -247,7 +240,7 @@ static int write_estimates(FILE *out, const struct clb_gemm_report *r)
         rc = clb_fit_write_speeds(out, &rep);
     }
     free(speeds);
-    clb_result_file_destroy(f);
+    clb_run_speeds_finish(&run);
     return n < 0 ? -1 : rc;
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "clbench/mpi/mpi.h"
+#include "clbench/util/cpu.h"
 #include "clbench/util/parse.h"
 #include "config.h"
 
@@ -330,3 +331,14 @@ int clb_mpi_gather(const char *buf, size_t len, char ***parts, size_t **lens, in
 }
 
 #endif
+
+int clb_mpi_cpu_sharers(void)
+{
+    const struct clb_mpi_world *w = clb_mpi_fleet();
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (w && w->local_size > 1 && online > 0 &&
+        (long)clb_cpu_count_available() * w->local_size > online)
+        return w->local_size;
+    return 1;
+}

@@ -1,16 +1,17 @@
 #include "clbench/results/speed.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* One device: its name and id, and in a fleet file the same rank's ("0:0" on every node). */
-static bool same_device(const struct clb_result_row *r, const struct clb_device_speed *s)
+static bool same_device(const struct clb_speed_row *r, const struct clb_device_speed *s)
 {
     return !strcmp(r->device, s->device) && !strcmp(r->device_id, s->device_id) &&
            r->rank == s->rank;
 }
 
 /* The entry of r's device, added when new; NULL when out of room. */
-static struct clb_device_speed *entry(const struct clb_result_row *r,
+static struct clb_device_speed *entry(const struct clb_speed_row *r,
                                       struct clb_device_speed *out, size_t *n, size_t cap)
 {
     for (size_t i = 0; i < *n; i++)
@@ -29,31 +30,51 @@ static bool prefill_row(const struct clb_result_row *r)
            r->median_s > 0 && !strcmp(r->benchmark, "gemm");
 }
 
+size_t clb_speed_rows_of_file(const struct clb_result_file *f, struct clb_speed_row *rows)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct clb_result_row *r = &f->rows[i];
+        const bool triad = clb_result_row_is_triad(r) && r->has_value;
+        if (!triad && !prefill_row(r))
+            continue;
+        rows[n++] = (struct clb_speed_row){ .device = r->device, .device_id = r->device_id,
+                                            .host = r->host, .rank = r->rank,
+                                            .backend = r->backend, .precision = r->precision,
+                                            .triad = triad, .bandwidth_gbps = r->value,
+                                            .prefill = !triad, .per_layer = r->per_layer,
+                                            .m = r->m, .n = r->n, .k = r->k,
+                                            .median_s = r->median_s };
+    }
+    return n;
+}
+
 /* Whether a row's precision is the one asked for (none asked: every one is). */
 static bool preferred(const char *precision, const char *want)
 {
     return !want || (precision && !strcmp(precision, want));
 }
 
-size_t clb_result_speeds(const struct clb_result_file *f, const char *precision,
-                         struct clb_device_speed *out, size_t cap)
+size_t clb_speeds_of_rows(const struct clb_speed_row *rows, size_t n_rows, const char *precision,
+                          struct clb_device_speed *out, size_t cap)
 {
     size_t n = 0;
 
-    for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *r = &f->rows[i];
+    for (size_t i = 0; i < n_rows; i++) {
+        const struct clb_speed_row *r = &rows[i];
         struct clb_device_speed *s;
-        if (clb_result_row_is_triad(r) && r->has_value && (s = entry(r, out, &n, cap)) &&
+        if (r->triad && (s = entry(r, out, &n, cap)) &&
             !s->bandwidth_gbps) /* either precision's: the same bytes per second */
-            s->bandwidth_gbps = r->value;
-        if (!prefill_row(r) || !(s = entry(r, out, &n, cap)))
+            s->bandwidth_gbps = r->bandwidth_gbps;
+        if (!r->prefill || !(s = entry(r, out, &n, cap)))
             continue;
         /* This backend's layer on this device: its rows' time and work together. */
         double flops = 0, seconds = 0;
         unsigned roles = 0;
-        for (size_t j = 0; j < f->n_rows; j++) {
-            const struct clb_result_row *q = &f->rows[j];
-            if (prefill_row(q) && same_device(q, s) && !strcmp(q->backend, r->backend) &&
+        for (size_t j = 0; j < n_rows; j++) {
+            const struct clb_speed_row *q = &rows[j];
+            if (q->prefill && same_device(q, s) && !strcmp(q->backend, r->backend) &&
                 !strcmp(q->precision ? q->precision : "", r->precision ? r->precision : "")) {
                 flops += q->per_layer * 2.0 * (double)q->m * (double)q->n * (double)q->k;
                 seconds += q->per_layer * q->median_s;
@@ -74,5 +95,18 @@ size_t clb_result_speeds(const struct clb_result_file *f, const char *precision,
             s->prefill_roles = roles;
         }
     }
+    return n;
+}
+
+size_t clb_result_speeds(const struct clb_result_file *f, const char *precision,
+                         struct clb_device_speed *out, size_t cap)
+{
+    struct clb_speed_row *rows = calloc(f->n_rows + 1, sizeof(*rows));
+
+    if (!rows)
+        return 0;
+    const size_t n = clb_speeds_of_rows(rows, clb_speed_rows_of_file(f, rows), precision, out,
+                                        cap);
+    free(rows);
     return n;
 }

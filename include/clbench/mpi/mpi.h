@@ -37,6 +37,13 @@ int clb_mpi_launched(void);
 const struct clb_mpi_world *clb_mpi_fleet(void);
 
 /*
+ * How many ranks share each of this node's CPUs: a fleet's ranks on one node
+ * that see the same CPUs (the launcher did not bind each to its own, so
+ * available CPUs x local ranks > online CPUs) split its cores; else 1.
+ */
+int clb_mpi_cpu_sharers(void);
+
+/*
  * MPI_Init once per process (a lone process is a world of one) and fills
  * *w. -1 with e set when built without MPI or when MPI cannot start.
  */

@@ -9,7 +9,7 @@
 #include "clbench/cl/device.h"
 #include "clbench/cli/cli.h"
 #include "clbench/fit/fit.h"
-#include "clbench/results/speed.h"
+#include "clbench/results/estimates.h"
 
 /* `clbench fit`: one device's figures. */
 struct clb_fit_device {
@@ -20,12 +20,6 @@ struct clb_fit_device {
     bool fits;                          /* with a model: total <= memory */
     int64_t headroom_bytes;             /* memory - total (negative: short by) */
     bool tensor_too_big;                /* the largest tensor exceeds max_alloc */
-};
-
-/* `fit --from FILE`: one device's measured figures there and what follows from them. */
-struct clb_fit_speed {
-    struct clb_device_speed measured;
-    struct clb_speed_estimate estimate;
 };
 
 struct clb_fit_report {

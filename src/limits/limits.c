@@ -1,6 +1,5 @@
-#include "common.h"
+#include "clbench/limits/limits.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,18 +8,10 @@
 
 #include "clbench/bench/gemm_run.h"
 #include "clbench/bench/micro.h"
-#include "clbench/cl/icd.h"
 #include "clbench/datasheet/datasheet.h"
-#include "clbench/util/cpu.h"
-#include "clbench/fit/fit.h"
 #include "clbench/mpi/mpi.h"
-#include "clbench/output/fit.h"
-#include "clbench/results/speed.h"
-#include "clbench/util/file.h"
+#include "clbench/util/cpu.h"
 #include "clbench/util/parse.h"
-
-#include "clbench/cl/select.h"
-
 
 const struct clb_ds_row *clb_device_datasheet(const struct clb_device *dev)
 {
@@ -31,7 +22,7 @@ const struct clb_ds_row *clb_device_datasheet(const struct clb_device *dev)
 
     if (!d && !warned) {
         warned = true;
-        clb_report_error(&e);
+        fprintf(stderr, "clbench: %s\n", e.msg);
     }
     if (!d || !dev)
         return NULL;
@@ -104,7 +95,7 @@ static struct clb_datasheet_ref derived_ref(const struct clb_micro_results *micr
     /* Per core: the mean over both kinds, so that cores x flops_per_cycle stays the sum. */
     const double fpc = per_cycle / (p_cores + e_cores);
     /* A fleet's ranks on one node that see the same CPUs share its cores. */
-    share /= clb_fleet_cpu_sharers();
+    share /= clb_mpi_cpu_sharers();
     const double cores = (p_cores + e_cores) * share;
     ref = (struct clb_datasheet_ref){ .value = cores * fpc * ghz,
                                       .name = core->name,
@@ -196,35 +187,3 @@ void clb_datasheet_attach_gemm(struct clb_gemm_results *res,
             row->datasheet = device_ref(micro, row->device, f);
     }
 }
-
-long clb_file_speed_estimates(const struct clb_result_file *f, const struct clb_fit_request *req,
-                              const struct clb_fit_estimate *memory, double train_tokens,
-                              struct clb_fit_speed **out)
-{
-    *out = NULL;
-    struct clb_device_speed *measured = calloc(f->n_rows + 1, sizeof(*measured));
-    if (!measured)
-        return -1;
-    /* The GEMMs of the weights' precision where they ran; integer weights have none. */
-    const char *precision = req->mode == CLB_FIT_TRAIN           ? "fp16"
-                            : clb_dtype_bits(req->dtype) >= 16 ? (req->dtype == CLB_DT_FP32
-                                                                      ? "fp32"
-                                                                      : "fp16")
-                                                                : NULL;
-    const size_t n = clb_result_speeds(f, precision, measured, f->n_rows);
-    if (n && !(*out = calloc(n, sizeof(**out)))) {
-        free(measured);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const struct clb_speed_inputs in = { measured[i].prefill_gflops,
-                                             measured[i].bandwidth_gbps, train_tokens };
-        (*out)[i].measured = measured[i];
-        clb_speed_estimate(req, memory, &in, &(*out)[i].estimate);
-    }
-    free(measured);
-    return (long)n;
-}
-
-
-
