@@ -448,6 +448,42 @@ static cl_uint gpu_split(const struct clb_device *dev, enum clb_precision p,
 }
 
 /*
+ * s->p and s->tuned: exactly `exact` (-1 where not valid here), else `stored` when valid
+ * (and, on an explicit --code-path, of its variant), else the path's defaults, e saying
+ * why the stored ones did not run.
+ */
+static int choose_params(const struct clb_device *dev, const struct clb_gemm_data *data,
+                         const struct clb_tune_params *stored, const struct own_params *exact,
+                         struct own_state *s, struct clb_error *e)
+{
+    const bool gpu = clb_code_path_gpu(data->code_path, clb_device_is_cpu(dev));
+
+    if (exact) {
+        s->p = *exact;
+        if (!params_valid(dev, data->precision, &s->p)) {
+            clb_error_set(e, "parameters not valid for this device and precision");
+            return -1;
+        }
+        return 0;
+    }
+    own_defaults(dev, data->precision, gpu, &s->p);
+    if (!stored)
+        return 0;
+    const struct own_params q = from_tune(stored);
+    /* auto: stored parameters choose the variant; an explicit path keeps its own. */
+    if (data->code_path != CLB_CODE_PATH_AUTO && (q.variant == OWN_GPU) != gpu) {
+        clb_error_set(e, "stored for the %s variant, --code-path %s: defaults ran",
+                      q.variant == OWN_GPU ? "gpu" : "cpu", gpu ? "gpu" : "cpu");
+    } else if (params_valid(dev, data->precision, &q)) {
+        s->p = q;
+        s->tuned = true;
+    } else {
+        clb_error_set(e, "not valid for this device and precision: defaults ran");
+    }
+    return 0;
+}
+
+/*
  * With `stored` (may be NULL): those when valid here (and, on an explicit
  * --code-path, of its variant), else the path's defaults; else exactly `exact`.
  */
@@ -467,29 +503,8 @@ static void *create(const struct clb_device *dev, const struct clb_cl_env *env,
     }
     s->data = data;
     s->env = env;
-    const bool gpu = clb_code_path_gpu(data->code_path, clb_device_is_cpu(dev));
-    if (exact) {
-        s->p = *exact;
-        if (!params_valid(dev, data->precision, &s->p)) {
-            clb_error_set(e, "parameters not valid for this device and precision");
-            goto error;
-        }
-    } else {
-        own_defaults(dev, data->precision, gpu, &s->p);
-        if (stored) {
-            const struct own_params q = from_tune(stored);
-            /* auto: stored parameters choose the variant; an explicit path keeps its own. */
-            if (data->code_path != CLB_CODE_PATH_AUTO && (q.variant == OWN_GPU) != gpu) {
-                clb_error_set(e, "stored for the %s variant, --code-path %s: defaults ran",
-                              q.variant == OWN_GPU ? "gpu" : "cpu", gpu ? "gpu" : "cpu");
-            } else if (params_valid(dev, data->precision, &q)) {
-                s->p = q;
-                s->tuned = true;
-            } else {
-                clb_error_set(e, "not valid for this device and precision: defaults ran");
-            }
-        }
-    }
+    if (choose_params(dev, data, stored, exact, s, e))
+        goto error;
     if (sh.m > UINT32_MAX / 2 || sh.n > UINT32_MAX / 2 || sh.k > UINT32_MAX / 2) {
         clb_error_set(e, "dimensions beyond 2^31 are not supported by clbench's kernel");
         goto error;

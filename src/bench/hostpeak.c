@@ -426,13 +426,44 @@ done:
     return ghz;
 }
 
+enum sizing { SIZED, SIZE_FAULT, SIZE_WRONG };
+
+/*
+ * Grows the call (*rounds) until it takes `target` seconds: thread wake-ups then vanish.
+ * Each size is timed twice and the faster counts (*seconds): a call slowed by another
+ * process would stop the growth early, and the timed calls would be short enough for the
+ * next interruption to show as half the peak. Every call is checked; why says what failed.
+ */
+static enum sizing size_call(const struct clb_host_peak_variant *v, unsigned threads,
+                             double target, void *values, size_t n, uint64_t *rounds,
+                             double *seconds, char *why, size_t len)
+{
+    const uint64_t max_rounds = clb_host_peak_max_rounds(v->precision);
+
+    for (;;) {
+        double again;
+        if (clb_host_peak_call(v, threads, *rounds, values, seconds, why, len))
+            return SIZE_FAULT;
+        if (!clb_host_peak_check(v, values, n, *rounds, why, len))
+            return SIZE_WRONG;
+        if (clb_host_peak_call(v, threads, *rounds, values, &again, why, len))
+            return SIZE_FAULT;
+        if (!clb_host_peak_check(v, values, n, *rounds, why, len))
+            return SIZE_WRONG;
+        *seconds = fmin(*seconds, again);
+        if (*seconds >= target || *rounds >= max_rounds)
+            return SIZED;
+        double grow = ceil(target / fmax(*seconds, 1e-6) * 1.2);
+        *rounds = (uint64_t)fmin((double)max_rounds, (double)*rounds * fmin(grow, 64.0));
+    }
+}
+
 /* One variant on `threads` threads: size the call, time, verify. Faults land in row. */
 static void measure(const struct clb_host_peak_variant *v, unsigned threads,
                     const struct clb_micro_options *opt, struct clb_micro_row *row)
 {
     const double target = opt->target_s > 0 ? opt->target_s : 0.02;
     const unsigned runs = opt->runs ? opt->runs : 1;
-    const uint64_t max_rounds = clb_host_peak_max_rounds(v->precision);
     const size_t n = (size_t)threads * v->acc * v->lanes;
     uint64_t rounds = 1024;
     double seconds = 0;
@@ -445,27 +476,13 @@ static void measure(const struct clb_host_peak_variant *v, unsigned threads,
         snprintf(why, sizeof(why), "out of host memory");
         goto fault;
     }
-    /*
-     * Grow the call until it takes `target` seconds: thread wake-ups then vanish.
-     * Each size is timed twice and the faster counts: a call slowed by another
-     * process would stop the growth early, and the timed calls would be short
-     * enough for the next interruption to show as half the peak.
-     */
-    for (;;) {
-        double again;
-        if (clb_host_peak_call(v, threads, rounds, values, &seconds, why, sizeof(why)))
-            goto fault;
-        if (!clb_host_peak_check(v, values, n, rounds, why, sizeof(why)))
-            goto wrong;
-        if (clb_host_peak_call(v, threads, rounds, values, &again, why, sizeof(why)))
-            goto fault;
-        if (!clb_host_peak_check(v, values, n, rounds, why, sizeof(why)))
-            goto wrong;
-        seconds = fmin(seconds, again);
-        if (seconds >= target || rounds >= max_rounds)
-            break;
-        double grow = ceil(target / fmax(seconds, 1e-6) * 1.2);
-        rounds = (uint64_t)fmin((double)max_rounds, (double)rounds * fmin(grow, 64.0));
+    switch (size_call(v, threads, target, values, n, &rounds, &seconds, why, sizeof(why))) {
+    case SIZED:
+        break;
+    case SIZE_WRONG:
+        goto wrong;
+    default:
+        goto fault;
     }
     row->work = clb_host_peak_flops(v, threads, rounds);
     /* One untimed call at the final size: the first one after sizing ran at about half
