@@ -108,7 +108,10 @@ void svg_ytick(FILE *out, double y, int x1, int x2, const char *fmt, double v, b
     fprintf(out, "<line %sx1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>"
                  "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"12\">",
             grid ? "class=\"grid\" " : "", x1, x2, y, y, x1 - 6, y + 4);
-    fprintf(out, fmt, v);
+    char label[32];
+    /* Formatted apart: GCC's sanitizer builds see a null-format path in fprintf(out, fmt, v). */
+    snprintf(label, sizeof(label), fmt ? fmt : "%g", v);
+    fputs(label, out);
     fputs("</text>\n", out);
 }
 
