@@ -4,6 +4,7 @@
 
 #include "clbench/backends/blascore.h"
 #include "clbench/cli/cli.h"
+#include "commands/registry.h"
 #include "config.h"
 
 /* What `clbench` alone, or `clbench -OPTION ...`, runs. */

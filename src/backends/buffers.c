@@ -1,4 +1,6 @@
 #include "buffers.h"
+#include "clbench/cl/env.h"
+#include "clbench/cl/fault.h"
 
 #include <string.h>
 

@@ -7,6 +7,7 @@
  * offset and padding included: d->la.elems elements for A, and so on).
  */
 #include "clbench/backends/backend.h"
+#include "clbench/cl/env.h"
 
 struct clb_gemm_buffers {
     cl_mem a, b, c;

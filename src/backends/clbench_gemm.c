@@ -18,6 +18,8 @@
 #include "buffers.h"
 #include "clbench/backends/backend.h"
 #include "clbench/backends/clbench_gemm.h"
+#include "clbench/cl/env.h"
+#include "clbench/cl/fault.h"
 #include "clbench/cl/kernels.h"
 #include "clbench/util/cpu.h"
 #include "clbench/util/rng.h"

@@ -13,12 +13,14 @@
 #include <string.h>
 
 #include "buffers.h"
-#include "clblast_params.h"
-#include "identity.h"
 #include "clbench/backends/backend.h"
+#include "clbench/cl/env.h"
+#include "clbench/cl/fault.h"
 #include "clbench/util/rng.h"
 #include "clbench/util/units.h"
+#include "clblast_params.h"
 #include "config.h"
+#include "identity.h"
 
 static const char *clblast_status_name(CLBlastStatusCode s)
 {

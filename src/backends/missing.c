@@ -1,3 +1,4 @@
+#include "clbench/cl/env.h"
 #include "missing.h"
 
 #include <stdio.h>

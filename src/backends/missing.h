@@ -10,6 +10,7 @@
  * refusal; should one be, it fails with an error instead of running.
  */
 #include "clbench/backends/backend.h"
+#include "clbench/cl/env.h"
 
 /* false, with why = "clbench was built without LIBRARY (install PACKAGE and rebuild)". */
 bool clb_missing_refuse(const char *library, const char *package, char *why, size_t why_len);

@@ -7,6 +7,7 @@
 
 #include "clbench/backends/backend.h"
 #include "clbench/backends/blascore.h"
+#include "clbench/cl/env.h"
 #include "clbench/util/cpu.h"
 #include "identity.h"
 

@@ -1,5 +1,5 @@
 /*
- * Compiled instead of openblas.c and openblas_core.c in a build without
+ * Compiled instead of openblas.c and blascore.c in a build without
  * OpenBLAS: the openblas backend, unavailable with the reason (no CPU
  * baseline, so no speedups), and the --blas-core hooks main() links as
  * no-ops: no command asks for a core here (gemm's blas_core hook returns

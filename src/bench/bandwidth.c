@@ -4,14 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/bench/bandwidth.h"
 #include "clbench/bench/micro.h"
+#include "clbench/cl/env.h"
+#include "clbench/cl/fault.h"
 #include "clbench/cl/kernels.h"
 #include "clbench/util/csum.h"
 #include "clbench/util/timer.h"
 #include "clbench/util/units.h"
 
 #define SCALAR 0.4
-/* The start pattern (clbench/bench/micro.h, stream_start in stream.cl): mantissas from a
+/* The start pattern (clbench/bench/bandwidth.h, stream_start in stream.cl): mantissas from a
  * multiplier modulo a prime, exponents modulo another prime. */
 enum { MANTISSAS = 16381, MULTIPLIER = 10123, EXPONENTS = 61, LOWEST_EXPONENT = -30 };
 /* Rounds between re-initialisations (untimed): a shrinks by 0.96 a round, so that after
@@ -25,7 +28,7 @@ enum { REINIT_ROUNDS = 200 };
 enum { K_COPY, K_MUL, K_ADD, K_TRIAD, K_DOT, K_READ, K_DOT_CHUNKED, N_KERNELS };
 static const char *const names[N_KERNELS] = { "copy", "mul", "add", "triad",
                                               "dot",  "read", "dot chunked" };
-/* Their test-hook names (CLBENCH_FAULT_STREAM_INDEX, _STREAM_ENQUEUE; clbench/cl/cl.h). */
+/* Their test-hook names (CLBENCH_FAULT_STREAM_INDEX, _STREAM_ENQUEUE; clbench/cl/fault.h). */
 static const char *const fault_names[N_KERNELS] = { "copy", "mul", "add", "triad",
                                                     "dot",  "read", "chunked" };
 static const char *const symbols[N_KERNELS] = {
@@ -133,7 +136,7 @@ void clb_stream_expected(const struct clb_stream_expect *x, uint64_t j, int arra
         *lo = *hi = clb_stream_start(j + (uint64_t)array);
         return;
     }
-    /* Exact: a power of two scales every rounding alike (clbench/bench/micro.h). */
+    /* Exact: a power of two scales every rounding alike (clbench/bench/bandwidth.h). */
     const unsigned g = (unsigned)(j % MANTISSAS) * MULTIPLIER % MANTISSAS;
     const int e = (int)(j % EXPONENTS) + LOWEST_EXPONENT;
     *lo = ldexp(x->lo[3 * g + (unsigned)array], e);
@@ -214,7 +217,7 @@ static size_t floor_pow2(size_t x)
 
 /*
  * The largest work-group kernel k allows on the device (CL_KERNEL_WORK_GROUP_SIZE), at most
- * CLBENCH_FAULT_KERNEL_WG_SIZE where that test hook is set (clbench/cl/cl.h).
+ * CLBENCH_FAULT_KERNEL_WG_SIZE where that test hook is set (clbench/cl/fault.h).
  */
 static int kernel_wg_size(cl_kernel k, cl_device_id dev, size_t *most, struct clb_error *e)
 {
@@ -266,7 +269,7 @@ static void stream_grid(struct stream *s, const struct clb_device *dev)
 
 /*
  * stream.cl's build options: the precision, and the test hook's -DCLB_WRAP=K for the kernel
- * CLBENCH_FAULT_STREAM_INDEX names (clbench/cl/cl.h; K as stream.cl numbers them). NULL: none.
+ * CLBENCH_FAULT_STREAM_INDEX names (clbench/cl/fault.h; K as stream.cl numbers them). NULL: none.
  */
 static const char *build_options(bool fp64, char *buf, size_t len)
 {
@@ -373,7 +376,7 @@ static int stream_setup(struct stream *s, const struct clb_device *dev, struct c
     return stream_init(s, e);
 }
 
-/* Whether CLBENCH_FAULT_STREAM_ENQUEUE names this kernel (clbench/cl/cl.h). */
+/* Whether CLBENCH_FAULT_STREAM_ENQUEUE names this kernel (clbench/cl/fault.h). */
 static bool enqueue_fault(const char *name)
 {
     const char *want = clb_fault_str("STREAM_ENQUEUE");

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/cl/env.h"
+#include "clbench/cl/fault.h"
 #include "clbench/cl/kernels.h"
 #include "clbench/util/timer.h"
 

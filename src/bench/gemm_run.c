@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "clbench/cl/cl.h"
+#include "clbench/cl/env.h"
+#include "clbench/cl/fault.h"
 #include "clbench/util/host.h"
 #include "clbench/util/interrupt.h"
 #include "clbench/util/rng.h"

@@ -1,6 +1,6 @@
 /*
  * aarch64 kernels: NEON (Advanced SIMD) is baseline there, so no attribute is
- * needed. SVE is detected and reported (clbench/cpu.h) but measured with NEON:
+ * needed. SVE is detected and reported (clbench/util/cpu.h) but measured with NEON:
  * an SVE kernel behind GCC 12's function-level target("+sve") could not be
  * built or run here (no aarch64 compiler or machine), and an untested kernel
  * is no yardstick. Most SVE cores (Neoverse V1, V2, N2) reach the same peak

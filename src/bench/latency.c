@@ -2,7 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/bench/latency.h"
 #include "clbench/bench/micro.h"
+#include "clbench/cl/env.h"
+#include "clbench/cl/fault.h"
 #include "clbench/cl/kernels.h"
 #include "clbench/util/timer.h"
 

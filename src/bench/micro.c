@@ -115,25 +115,6 @@ double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device
     return row ? row->best : 0.0;
 }
 
-double clb_micro_bandwidth(const struct clb_micro_results *r, const struct clb_device *dev)
-{
-    /* Bytes per second are the same in either precision (fp32's first); in a --sizes sweep,
-     * the largest arrays', memory rather than cache. */
-    const struct clb_micro_row *best = NULL;
-    for (size_t i = 0; i < r->n_rows; i++) {
-        const struct clb_micro_row *row = &r->rows[i];
-        if (row->device != dev || row->status != CLB_ROW_OK ||
-            strcmp(row->benchmark, "bandwidth") || !row->precision ||
-            (strncmp(row->case_, "fp32 triad", 10) && strncmp(row->case_, "fp64 triad", 10)) ||
-            (row->case_[10] && row->case_[10] != ' '))
-            continue;
-        if (!best || (strcmp(row->precision, best->precision) ? !strcmp(row->precision, "fp32")
-                                                               : row->work > best->work))
-            best = row;
-    }
-    return best ? best->value : 0.0;
-}
-
 /* Whether two peak rows are of one figure: the same device, backend and precision. */
 static bool same_peak(const struct clb_micro_row *a, const struct clb_micro_row *b)
 {

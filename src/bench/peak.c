@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "clbench/bench/micro.h"
+#include "clbench/bench/peak.h"
+#include "clbench/cl/env.h"
+#include "clbench/cl/fault.h"
 #include "clbench/cl/kernels.h"
 #include "clbench/util/timer.h"
 

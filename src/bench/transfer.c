@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include "clbench/bench/micro.h"
+#include "clbench/bench/transfer.h"
+#include "clbench/cl/env.h"
+#include "clbench/cl/fault.h"
 #include "clbench/util/rng.h"
 #include "clbench/util/timer.h"
 #include "clbench/util/units.h"

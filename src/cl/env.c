@@ -1,4 +1,6 @@
 #include "clbench/cl/cl.h"
+#include "clbench/cl/env.h"
+#include "clbench/cl/fault.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "clbench/cl/cl.h"
+#include "clbench/cl/fault.h"
 
 bool clb_fault_build(const char *options)
 {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "clbench/cl/device.h"
+#include "clbench/cl/inventory.h"
 
 static char *platform_string(cl_platform_id p, cl_platform_info param)
 {

@@ -1,4 +1,5 @@
 #include "clbench/cl/icd.h"
+#include "clbench/cl/pocl.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "clbench/cl/inventory.h"
 #include "clbench/util/parse.h"
 
 enum term_kind { TERM_ALL, TERM_TYPE, TERM_INDEX, TERM_NAME };

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clbench/cl/env.h"
 #include "clbench/cli/args.h"
 #include "clbench/cli/gemm_args.h"
 #include "clbench/mpi/collective.h"

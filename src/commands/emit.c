@@ -8,6 +8,7 @@
 
 #include "clbench/cl/icd.h"
 #include "clbench/util/file.h"
+#include "clbench/util/host.h"
 
 struct clb_run_record *clb_run_record_capture(const struct clb_gemm_backend *const *backends,
                                               size_t n_backends)

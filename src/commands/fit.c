@@ -3,6 +3,7 @@
 
 #include "clbench/cli/args.h"
 #include "clbench/fit/fit.h"
+#include "clbench/fit/models.h"
 #include "clbench/output/fit.h"
 #include "clbench/results/compare.h"
 #include "clbench/results/resultfile.h"

@@ -4,11 +4,15 @@
 #include <unistd.h>
 
 #include "clbench/backends/blascore.h"
+#include "clbench/bench/bandwidth.h"
 #include "clbench/bench/hostpeak.h"
 #include "clbench/bench/micro.h"
+#include "clbench/bench/peak.h"
+#include "clbench/cl/env.h"
 #include "clbench/cli/args.h"
 #include "clbench/cli/gemm_args.h"
 #include "clbench/fit/fit.h"
+#include "clbench/fit/models.h"
 #include "clbench/output/devices.h"
 #include "clbench/output/fit.h"
 #include "clbench/output/gemm.h"
@@ -17,9 +21,9 @@
 #include "clbench/util/cpu.h"
 #include "clbench/util/interrupt.h"
 #include "common.h"
-#include "runner.h"
 #include "config.h"
 #include "estimates.h"
+#include "runner.h"
 
 struct gemm_config {
     struct clb_common common;

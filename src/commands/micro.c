@@ -4,7 +4,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clbench/bench/bandwidth.h"
 #include "clbench/bench/hostpeak.h"
+#include "clbench/bench/latency.h"
+#include "clbench/bench/peak.h"
+#include "clbench/bench/transfer.h"
+#include "clbench/cl/env.h"
 #include "clbench/cli/args.h"
 #include "clbench/cli/gemm_args.h"
 #include "clbench/output/micro.h"

@@ -5,6 +5,7 @@
 #include "clbench/output/html.h"
 #include "clbench/util/file.h"
 
+#include "clbench/fit/models.h"
 #include "common.h"
 
 enum { REPORT_MAX_FILES = 16 };

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "clbench/cl/icd.h"
+#include "clbench/cl/inventory.h"
+#include "clbench/cl/pocl.h"
 #include "clbench/cl/select.h"
 #include "emit.h"
 

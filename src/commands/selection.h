@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "clbench/cl/device.h"
+#include "clbench/cl/inventory.h"
 #include "clbench/cli/cli.h"
 
 struct clb_selection {

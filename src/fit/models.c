@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "clbench/fit/fit.h"
+#include "clbench/fit/models.h"
 
 #define M(name_, disp_, params_, layers_, hidden_, heads_, kv_, hd_, ctx_, ffn_, vocab_, exp_, \
           tied_, bias_)                                                                    \

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/fit/models.h"
 #include "clbench/output/devices.h"
 #include "clbench/output/fit.h"
 #include "clbench/output/table.h"

@@ -5,6 +5,7 @@
 
 #include "clbench/bench/stats.h"
 #include "clbench/bench/verify.h"
+#include "clbench/cl/env.h"
 #include "clbench/tune/search.h"
 #include "clbench/util/interrupt.h"
 #include "clbench/util/timer.h"

@@ -13,6 +13,7 @@
 
 #include "clbench/bench/check.h"
 #include "clbench/cl/device.h"
+#include "clbench/cl/inventory.h"
 #include "require.h"
 
 static int setup(void **state)

@@ -20,7 +20,10 @@
 #include <cmocka.h>
 
 #include "clbench/bench/micro.h"
+#include "clbench/bench/peak.h"
 #include "clbench/cl/cl.h"
+#include "clbench/cl/env.h"
+#include "clbench/cl/inventory.h"
 #include "clbench/cl/kernels.h"
 #include "require.h"
 

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "clbench/bench/gemm_run.h"
+#include "clbench/cl/inventory.h"
 #include "config.h"
 #include "require.h"
 

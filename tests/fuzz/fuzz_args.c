@@ -14,6 +14,7 @@
 #include "clbench/fit/fit.h"
 #include "clbench/results/compare.h"
 #include "clbench/util/parse.h"
+#include "src/commands/registry.h"
 
 static void values(const char *s)
 {

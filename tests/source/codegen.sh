@@ -115,8 +115,8 @@ done <"$tmp/gemm.tsv"
 # chains x width elements, a 32-bit word each at least, within CLB_PEAK_GPU_WORDS; int8dot
 # at width 1 (8 chains) in both forms the host picks from (packed where the device says so,
 # else vector).
-gpu_words=$(sed -n 's/.*CLB_PEAK_GPU_WORDS = \([0-9][0-9]*\).*/\1/p' "$root/include/clbench/bench/micro.h")
-[ -n "$gpu_words" ] || { echo "FAIL: no CLB_PEAK_GPU_WORDS in include/clbench/bench/micro.h"; exit 1; }
+gpu_words=$(sed -n 's/.*CLB_PEAK_GPU_WORDS = \([0-9][0-9]*\).*/\1/p' "$root/include/clbench/bench/peak.h")
+[ -n "$gpu_words" ] || { echo "FAIL: no CLB_PEAK_GPU_WORDS in include/clbench/bench/peak.h"; exit 1; }
 chains() { # width, bytes per element
     c=$((gpu_words / ($1 * (($2 + 3) / 4))))
     [ "$c" -gt 8 ] && c=8

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "clbench/cli/cli.h"
+#include "src/commands/registry.h"
 
 /* The --help of cmd reduced to the one option o, its lines joined into one. */
 static char *option_help(const struct clb_command *cmd, const struct clb_option *o)

@@ -11,6 +11,7 @@
 
 #include "clbench/cli/args.h"
 #include "clbench/fit/fit.h"
+#include "clbench/fit/models.h"
 
 static struct clb_fit_request infer(uint64_t params, enum clb_dtype d, double overhead)
 {

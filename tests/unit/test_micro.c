@@ -9,7 +9,9 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include "clbench/bench/bandwidth.h"
 #include "clbench/bench/micro.h"
+#include "clbench/bench/peak.h"
 #include "clbench/util/csum.h"
 #include <CL/cl_half.h>
 

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "clbench/cl/inventory.h"
 #include "clbench/cl/select.h"
 
 static struct clb_selector *must_parse(const char *text)

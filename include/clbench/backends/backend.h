@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "clbench/cl/device.h"
+#include "clbench/cl/env.h"
 #include "clbench/core/gemm_data.h"
 #include "clbench/core/types.h"
 #include "clbench/util/error.h"
@@ -59,7 +60,7 @@ struct clb_gemm_tuning {
 
 /*
  * A GEMM implementation. Each one is a file under src/backends/ holding one
- * const instance, listed in src/backends/registry.c. Where clbench is built
+ * const instance, listed in src/backends/backend.c. Where clbench is built
  * without a backend's library, a stand-in file (src/backends/missing.h)
  * defines it instead, its supports() refusing every row with the reason.
  */

@@ -4,7 +4,7 @@
 /*
  * The host CPU's own arithmetic peak: multiply-add throughput on every CPU in
  * this process's affinity mask, fp32 and fp64, in plain C with intrinsics,
- * the instruction set picked at run time (clbench/cpu.h). It is the physical
+ * the instruction set picked at run time (clbench/util/cpu.h). It is the physical
  * yardstick the OpenBLAS and OpenCL-on-CPU figures are held against.
  *
  * Each thread keeps `acc` independent vectors of `lanes` elements and runs

@@ -2,8 +2,8 @@
 #define CLBENCH_CL_DEVICE_H
 
 /*
- * The inventory of OpenCL platforms and devices, and every device property
- * clbench reports. Properties are one table (struct clb_prop_desc), in the
+ * An OpenCL platform and device, and every device property clbench reports
+ * (src/cl/device.c; the inventory of them all: clbench/cl/inventory.h). Properties are one table (struct clb_prop_desc), in the
  * manner of clinfo: each is read from the OpenCL API, and one that cannot be
  * read keeps its error code instead of a value.
  */
@@ -130,28 +130,6 @@ struct clb_device {
     const struct clb_platform *platform;   /* borrowed from the inventory */
     struct clb_prop props[CLB_PROP_COUNT];
 };
-
-struct clb_inventory {
-    struct clb_platform *platforms;
-    size_t n_platforms;
-    struct clb_device *devices; /* every device of every platform, in P:D order */
-    size_t n_devices;
-};
-
-/*
- * Reads every platform and device. Fails (NULL, e set) only when there is no
- * platform at all, with a message that says how to install one. A platform
- * whose devices cannot be listed is kept with devices_err set.
- */
-struct clb_inventory *clb_inventory_create(struct clb_error *e);
-void clb_inventory_destroy(struct clb_inventory *inv);
-
-/*
- * Whether some platform lists no device (a broken driver setup: pocl without
- * a writable kernel cache, a GPU driver without its device); if so, e gets
- * one line naming each such platform and why, with the fix where it is known.
- */
-bool clb_inventory_empty_platforms(const struct clb_inventory *inv, struct clb_error *e);
 
 /* Fills dev->props for dev->id; exposed for tests. */
 void clb_device_read_props(struct clb_device *dev);

@@ -2,8 +2,9 @@
 #define CLBENCH_CL_ICD_H
 
 /*
- * Which OpenCL drivers (ICDs) the loader sees, and adding ones no .icd file
- * registers (NVIDIA's libnvidia-opencl.so.1 in containers, typically).
+ * The ICD loader: which OpenCL drivers (ICDs) it sees, adding ones no .icd
+ * file registers (NVIDIA's libnvidia-opencl.so.1 in containers, typically),
+ * and the loader's own name and version (src/cl/icd.c).
  */
 #include <stddef.h>
 
@@ -31,17 +32,10 @@ size_t clb_icd_list(struct clb_icd *out, size_t cap);
 int clb_icd_add(const char *libs, struct clb_error *e);
 
 /*
- * pocl lists its platform with no device at all when it cannot create its
- * kernel cache ($POCL_CACHE_DIR, else $XDG_CACHE_HOME/pocl/kcache, else
- * $HOME/.cache/pocl/kcache), as with a read-only or missing home in
- * containers and CI runners. When an ICD of the vendors folder is pocl,
- * POCL_CACHE_DIR is unset (or empty, which makes pocl abort) and the
- * default folder cannot be made, this points POCL_CACHE_DIR at a private
- * folder ($TMPDIR or /tmp, "clbench-pocl-UID", 0700, never one owned by
- * someone else) and writes one line saying so into `note`. Returns 1 when it
- * did, 0 when nothing was needed, -1 when no folder could be found (`note`
- * says why). Must run before the first OpenCL call.
+ * The ICD loader's name and version ("OpenCL ICD Loader", "2.3.1") through
+ * the clGetICDLoaderInfoOCLICD extension (ocl-icd and Khronos's loader);
+ * "unknown" for a loader without it.
  */
-int clb_pocl_cache_prepare(char *note, size_t len);
+void clb_icd_loader_info(char *name, size_t name_len, char *version, size_t version_len);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "clbench/cl/device.h"
+#include "clbench/cl/inventory.h"
 
 struct clb_selector;
 

@@ -4,7 +4,8 @@
 /*
  * Commands and their options as tables. Each command owns a config struct;
  * its option table says where each option's value lands (offsetof) and how it
- * is parsed. Parsing, --help and usage errors are generated from the table.
+ * is parsed. Parsing, --help and usage errors are generated from the table
+ * (src/cli/cli.c), as are the field parsers every command shares.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -101,14 +102,12 @@ struct clb_command {
      * Commands that run the OpenBLAS baseline: the --blas-core choice, or NULL
      * when this run does not use OpenBLAS. main() applies it before run(),
      * restarting the process when OpenBLAS must load other kernels
-     * (clbench/blascore.h). NULL hook: never.
+     * (clbench/backends/blascore.h). NULL hook: never.
      */
     const char *(*blas_core)(const void *config);
 };
 
-/* The registry, NULL-terminated (src/commands/registry.c). */
-extern const struct clb_command *const clb_commands[];
-const struct clb_command *clb_command_find(const char *name);
+/* The commands themselves are listed in src/commands/registry.h. */
 
 /*
  * Applies every option's def to config (cmd->config_size bytes, zeroed by the

@@ -35,15 +35,7 @@ struct clb_model {
     bool tied_embeddings, qkv_bias;
 };
 
-extern const struct clb_model clb_models[];
-extern const size_t clb_n_models;
-const struct clb_model *clb_model_find(const char *name); /* case-insensitive; NULL if none */
-
-/*
- * Parameters of a Llama-style decoder (gated MLP, grouped-query attention)
- * from its shape: a check on a preset's published count.
- */
-uint64_t clb_model_params_from_shape(const struct clb_model *m);
+/* The presets of well-known models: clbench/fit/models.h. */
 
 /* "7B", "6.7b", "125M", "1.5T", "350K" or a plain count; > 0 and < 2^53. */
 int clb_parse_params(const char *s, uint64_t *out, struct clb_error *e);

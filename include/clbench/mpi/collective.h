@@ -15,6 +15,7 @@
 
 #include "clbench/bench/micro.h"
 #include "clbench/cl/cl.h"
+#include "clbench/cl/env.h"
 #include "clbench/mpi/mpi.h"
 
 /* The operations, in their run order; NULL-terminated. */

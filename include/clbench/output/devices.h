@@ -11,6 +11,7 @@
 
 #include "clbench/bench/check.h"
 #include "clbench/cl/device.h"
+#include "clbench/cl/inventory.h"
 #include "clbench/cli/cli.h"
 #include "clbench/datasheet/datasheet.h"
 #include "clbench/util/record.h"

@@ -9,7 +9,7 @@
  * architectures report no SIMD at all.
  *
  * Test hook, from the environment (never set in normal use), in the manner of
- * the CLBENCH_FAULT_* hooks in clbench/cl.h:
+ * the CLBENCH_FAULT_* hooks in clbench/cl/fault.h:
  *   CLBENCH_FAKE_CPU_ISA=NAME  NAME is a level name below ("sse2", "scalar",
  *                              ...): detection reports at most that level,
  *                              clearing every flag above it. It only lowers:

@@ -11,18 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-
-struct clb_host_info {
-    char hostname[256];
-    char os[256];             /* PRETTY_NAME of /etc/os-release, or "unknown" */
-    char kernel[64], kernel_release[128], arch[64]; /* uname */
-    char cpu[256];            /* model name, or "unknown CPU" */
-    unsigned logical_cpus;    /* online */
-    uint64_t memory_bytes;    /* MemTotal; 0 when unknown */
-};
-
-/* Reads the host's description. */
-void clb_host_info_read(struct clb_host_info *out);
+#include "clbench/util/host.h"
 
 enum clb_field_type { CLB_FIELD_NULL, CLB_FIELD_STRING, CLB_FIELD_INT, CLB_FIELD_BOOL };
 

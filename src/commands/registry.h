@@ -1,0 +1,12 @@
+#ifndef CLBENCH_COMMANDS_REGISTRY_H
+#define CLBENCH_COMMANDS_REGISTRY_H
+
+/* Every command clbench has (src/commands/registry.c), for main() and the tests. */
+#include "clbench/cli/cli.h"
+
+/* NULL-terminated, in the order `clbench --help` lists them. */
+extern const struct clb_command *const clb_commands[];
+/* The command called name (exactly), or NULL. */
+const struct clb_command *clb_command_find(const char *name);
+
+#endif
