@@ -109,10 +109,11 @@ json_t *clb_tune_result_json(const struct clb_tune_result *r)
                       oc->stored, "note", oc->note[0] ? oc->note : NULL, "seconds",
                       oc->seconds));
     }
-    return json_pack("{s:s, s:s, s:I, s:o, s:o, s:b}", "device",
+    return json_pack("{s:s, s:s, s:I, s:f, s:f, s:o, s:o, s:b}", "device",
                      clb_device_str(r->device, CLB_PROP_NAME), "precision",
-                     clb_precision_name(r->precision), "size", (json_int_t)r->size, "trials",
-                     trials, "outcomes", outcomes, "interrupted", r->interrupted);
+                     clb_precision_name(r->precision), "size", (json_int_t)r->size, "budget_s",
+                     r->budget_s, "setup_s", r->setup_s, "trials", trials, "outcomes", outcomes,
+                     "interrupted", r->interrupted);
 }
 
 int clb_tune_write_json(FILE *out, const char *path, json_t *searches)

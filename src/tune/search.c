@@ -298,6 +298,7 @@ int clb_tune_device(const struct clb_device *dev, const struct clb_tune_options 
     out->device = dev;
     out->precision = opt->precision;
     out->size = opt->size;
+    out->budget_s = opt->budget_s;
     if (outcomes_create(opt->backends, out) ||
         !(order = calloc(out->n_outcomes ? out->n_outcomes : 1, sizeof(*order)))) {
         clb_error_set(e, "out of host memory");
@@ -326,6 +327,7 @@ int clb_tune_device(const struct clb_device *dev, const struct clb_tune_options 
             clb_error_set(e, "out of host memory");
         goto done;
     }
+    out->setup_s = clb_now_s() - t0;
     for (size_t i = 0; i < n; i++)
         search(&pb, opt, out, order[i], t0,
                i + 1 < n ? order[i]->backend->tuning->budget_share : 1.0);

@@ -71,6 +71,9 @@ struct clb_tune_result {
     struct clb_tune_outcome *outcomes;
     size_t n_outcomes;
     bool interrupted;
+    double budget_s;           /* the time this search was given (opt->budget_s), seconds */
+    double setup_s;            /* of it, what setting up took before the first candidate
+                                * (context, inputs, reference), on clb_now_s's clock */
 };
 
 /*
