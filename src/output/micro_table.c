@@ -75,8 +75,8 @@ static bool sweep_triad(const struct clb_micro_row *r)
 static void sweep_notes(FILE *out, const struct clb_micro_results *res)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *r = &res->rows[i], *group[64];
-        double work[64], value[64];
+        const struct clb_micro_row *r = &res->rows[i], *group[CLB_SWEEP_MAX_TRIADS];
+        double work[CLB_SWEEP_MAX_TRIADS], value[CLB_SWEEP_MAX_TRIADS];
         size_t n = 0, big, cached, after;
         bool first = sweep_triad(r);
         for (size_t j = 0; j < i && first; j++)
@@ -84,7 +84,7 @@ static void sweep_notes(FILE *out, const struct clb_micro_results *res)
                       !strcmp(res->rows[j].precision, r->precision));
         if (!first)
             continue;
-        for (size_t j = i; j < res->n_rows && n < 64; j++) {
+        for (size_t j = i; j < res->n_rows && n < CLB_SWEEP_MAX_TRIADS; j++) {
             const struct clb_micro_row *q = &res->rows[j];
             if (sweep_triad(q) && q->device == r->device && !strcmp(q->precision, r->precision)) {
                 group[n] = q;
@@ -93,21 +93,11 @@ static void sweep_notes(FILE *out, const struct clb_micro_results *res)
             }
         }
         const bool found = clb_sweep_cache_edge(work, value, n, &big, &cached, &after);
-        char dev[160], a[32], b[32], va[48], vb[48];
+        char dev[160], finding[256];
         clb_device_label(r->device, dev, sizeof(dev));
-        clb_format_bytes((uint64_t)(work[big] / 3), b, sizeof(b));
-        clb_format_metric(group[big]->metric, value[big], vb, sizeof(vb));
-        if (!found) {
-            fprintf(out, "SWEEP: %s %s triad: no size ran 1.5x faster than %s arrays (%s)\n",
-                    dev, r->precision, b, vb);
-            continue;
-        }
-        clb_format_bytes((uint64_t)(work[cached] / 3), a, sizeof(a));
-        clb_format_metric(group[cached]->metric, value[cached], va, sizeof(va));
-        clb_format_bytes((uint64_t)(work[after] / 3), b, sizeof(b));
-        clb_format_metric(group[after]->metric, value[after], vb, sizeof(vb));
-        fprintf(out, "SWEEP: %s %s triad: caches help up to %s arrays (%s) and stop by %s (%s)\n",
-                dev, r->precision, a, va, b, vb);
+        clb_sweep_finding_text(finding, sizeof(finding), group[big]->metric, work, value, found,
+                               big, cached, after);
+        fprintf(out, "SWEEP: %s %s triad: %s\n", dev, r->precision, finding);
     }
 }
 

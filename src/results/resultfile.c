@@ -551,6 +551,11 @@ double clb_result_row_datasheet_percent(const struct clb_result_row *r)
     return r->has_value && r->has_datasheet ? 100.0 * r->value / r->datasheet.value : 0;
 }
 
+double clb_result_row_cube_size(const struct clb_result_row *r)
+{
+    return cbrt((double)r->m * (double)r->n * (double)r->k);
+}
+
 bool clb_result_row_is_triad(const struct clb_result_row *r)
 {
     return !strcmp(r->benchmark, "bandwidth") &&

@@ -136,6 +136,9 @@ struct clb_result_file *clb_result_file_parse(const char *name, const char *text
                                               struct clb_error *e);
 void clb_result_file_destroy(struct clb_result_file *f);
 
+/* A GEMM row's size as one number, (m n k)^(1/3): its n for an n x n x n problem. */
+double clb_result_row_cube_size(const struct clb_result_row *r);
+
 /* A bandwidth row of the triad ("fp32 triad", "fp64 triad"): BabelStream's headline. */
 bool clb_result_row_is_triad(const struct clb_result_row *r);
 

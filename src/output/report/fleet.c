@@ -15,11 +15,6 @@
  */
 enum { FLEET_MAX_CHARTS = 24 };
 
-static double cube_size(const struct clb_result_row *r)
-{
-    return cbrt((double)r->m * (double)r->n * (double)r->k);
-}
-
 /*
  * A GEMM figure is a headline when no figure of its backend, precision and
  * device is larger; a peak figure at its best width; any other benchmark's.
@@ -32,7 +27,8 @@ static bool fleet_headline(const struct clb_result_file *f, const struct clb_res
         const struct clb_result_row *o = &f->rows[i];
         if (o->host && !strcmp(o->benchmark, "gemm") && !strcmp(o->backend, r->backend) &&
             !strcmp(o->device, r->device) && o->precision && r->precision &&
-            !strcmp(o->precision, r->precision) && cube_size(o) > cube_size(r))
+            !strcmp(o->precision, r->precision) &&
+            clb_result_row_cube_size(o) > clb_result_row_cube_size(r))
             return false;
     }
     return true;

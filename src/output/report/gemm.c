@@ -21,11 +21,6 @@ struct series {
     size_t n;
 };
 
-static double cube_size(const struct clb_result_row *r)
-{
-    return cbrt((double)r->m * (double)r->n * (double)r->k);
-}
-
 static int cmp_point(const void *a, const void *b)
 {
     double x = ((const struct point *)a)->x, y = ((const struct point *)b)->x;
@@ -81,8 +76,8 @@ static size_t collect(const struct report *rep, const char *prec, bool square,
             for (size_t j = 0; median && j < ser[s].n && !seen; j++)
                 seen = !strcmp(ser[s].pts[j].row->case_, r->case_);
             if (!seen)
-                ser[s].pts[ser[s].n++] =
-                    (struct point){ cube_size(r), median ? r->fleet_median : r->value, r };
+                ser[s].pts[ser[s].n++] = (struct point){
+                    clb_result_row_cube_size(r), median ? r->fleet_median : r->value, r };
         }
     }
     for (size_t s = 0; s < n; s++)

@@ -7,11 +7,6 @@
 
 enum { W = 1000, MAX_BARS = 64 };
 
-static double cube_size(const struct clb_result_row *r)
-{
-    return cbrt((double)r->m * (double)r->n * (double)r->k);
-}
-
 /* Each device backend's row at its largest size, per file, precision and rank; how many. */
 static size_t speedup_rows(const struct report *rep, const struct clb_result_row **best,
                            size_t *file_of)
@@ -35,7 +30,7 @@ static size_t speedup_rows(const struct report *rep, const struct clb_result_row
                     continue;
                 best[n] = r;
                 file_of[n++] = f;
-            } else if (cube_size(r) >= cube_size(best[b])) {
+            } else if (clb_result_row_cube_size(r) >= clb_result_row_cube_size(best[b])) {
                 best[b] = r;
             }
         }
