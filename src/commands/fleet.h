@@ -3,8 +3,8 @@
 
 /*
  * Fleet runs (src/commands/fleet.c): a measuring command as one rank of
- * mpirun/srun. Only the runner (runner.c) and emit.c call these; a command
- * that must know about the fleet asks through the small questions at the end.
+ * mpirun/srun. Only the runner (runner.c) calls these; a command that must
+ * know about the fleet asks through the small questions at the end.
  */
 #include <stdbool.h>
 #include <stddef.h>

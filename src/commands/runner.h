@@ -47,7 +47,7 @@ struct clb_measure {
     int (*validate)(struct clb_run *run);
     /* Whether the run opens devices (-d); NULL: it does. */
     bool (*devices_needed)(const struct clb_run *run);
-    /* Adds the command's schedule to the plan hash (clb_fleet_plan_add); NULL: the slots alone. */
+    /* Adds the command's schedule to the plan hash (clb_plan_add, fleet.h); NULL: the slots alone. */
     unsigned long (*plan)(const struct clb_run *run, unsigned long plan);
     /*
      * Once the plan holds, before the interrupt handler: notes, tables,

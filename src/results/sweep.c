@@ -76,13 +76,13 @@ void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *
         if (!clb_result_row_same_device(r, dev) || !clb_sweep_triad(r) ||
             strcmp(r->precision, dev->precision))
             continue;
+        if (s->n_triad == CLB_SWEEP_MAX_TRIADS)
+            break; /* the rows it holds are the sweep it states; so are their sizes */
         bool seen = false;
         const double w = bytes_per_call(r);
         for (size_t j = 0; j < s->n_triad && !seen; j++)
             seen = s->work[j] == w;
         s->n_sizes += !seen;
-        if (s->n_triad == CLB_SWEEP_MAX_TRIADS)
-            continue;
         s->triad[s->n_triad] = r;
         s->value[s->n_triad] = r->value;
         s->work[s->n_triad++] = w;

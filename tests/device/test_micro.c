@@ -91,10 +91,13 @@ static void bandwidth(void **state)
         each_device(clb_bandwidth_run, &opt, &bw);
     }
     assert_rows(&bw, "bandwidth", 5);
-    bool triad = false; /* the first device measured a triad figure */
-    for (size_t i = 0; i < bw.n_rows; i++)
-        triad |= bw.rows[i].device == &inv->devices[0] && bw.rows[i].status == CLB_ROW_OK &&
-                 bw.rows[i].kernel && !strcmp(bw.rows[i].kernel, "triad") && bw.rows[i].value > 0;
+    bool triad = false; /* the first device measured an fp32 triad figure */
+    for (size_t i = 0; i < bw.n_rows; i++) {
+        const struct clb_micro_row *r = &bw.rows[i];
+        triad |= r->device == &inv->devices[0] && r->status == CLB_ROW_OK && r->kernel &&
+                 !strcmp(r->kernel, "triad") && r->precision && !strcmp(r->precision, "fp32") &&
+                 !strcmp(r->case_, "fp32 triad") && r->value > 0;
+    }
     assert_true(triad);
     /*
      * The queue of each_device has no profiling; bandwidth makes its own, so every figure

@@ -72,9 +72,8 @@ size_t clb_speeds_of_rows(const struct clb_speed_row *rows, size_t n_rows, const
  * how many (<= cap: f->n_rows entries always hold them all). A device's
  * prefill rate is of its rows in `precision` ("fp16") where it has any
  * (NULL: any precision), then of a whole layer rather than part of one,
- * then of the faster backend.
+ * then of the faster backend. 0 also when out of memory.
  */
-/* (0 also when out of memory.) */
 size_t clb_result_speeds(const struct clb_result_file *f, const char *precision,
                          struct clb_device_speed *out, size_t cap);
 
