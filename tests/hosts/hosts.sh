@@ -1,0 +1,74 @@
+#!/bin/sh
+# A fleet of three hosts (tests/hosts/netns.sh: network + UTS namespaces, Open
+# MPI over TCP only, a hostfile and a launcher agent), ranks 2 + 1 + 1. Modes:
+#   gather   gemm on 4 ranks: one file with every host's record, each rank's
+#            rows stamped with its own host and its rank on that host, a
+#            device per rank, and OpenBLAS's threads split only among the
+#            ranks that share a host's CPUs (h1's two), not across hosts
+#   kill     h3's rank killed (SIGKILL) 2 s into a 20 s run: the job ends,
+#            non-zero, well within the limit (never a hang), and the error
+#            names the host that lost its rank
+# Usage: hosts.sh CLBENCH MPIRUN MODE
+set -u
+clbench=$1 mode=$3
+export MPIRUN=$2
+tmp=$(mktemp -d) || exit 99
+. "$(dirname "$0")/../device/require.sh"
+clb_require_device "$clbench"
+. "$(dirname "$0")/netns.sh"
+clb_hosts_up "$tmp"
+export POCL_MAX_PTHREAD_COUNT=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+[ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+export CLBENCH_TUNING_FILE="$tmp/tuning.json"
+fail() { echo "FAIL: $*"; cat "$tmp/out" "$tmp/err" 2>/dev/null | head -n 60; exit 1; }
+run() { # ARGS...: clb_hosts_mpirun with a hard limit, output in $tmp/out, $tmp/err
+    timeout 150 sh -c '. "$0"; clb_ns=$1 clb_net=$2 clb_hosts_tmp=$3; shift 3; clb_hosts_mpirun "$@"' \
+        "$(dirname "$0")/netns.sh" "$clb_ns" "$clb_net" "$tmp" "$@" >"$tmp/out" 2>"$tmp/err"
+}
+
+case $mode in
+gather)
+    run -np 4 "$clbench" gemm -n 33,64 -b openblas,clbench --no-peak --runs 2 -o "$tmp/r.json" ||
+        fail "gemm on 3 hosts exited $?"
+    grep -q '^Fleet: 4 ranks on 3 hosts' "$tmp/out" || fail "the table does not name the fleet"
+    cpus=$(nproc)
+    jq -e --argjson cpus "$cpus" '
+        def host_of($r): if $r < 2 then "h1" elif $r == 2 then "h2" else "h3" end;
+        (.results | length == 16) and
+        ([.results[].rank] | unique == [0, 1, 2, 3]) and
+        (.results | all(.host == host_of(.rank) and
+                        .local_rank == (if .rank < 2 then .rank else 0 end) and
+                        .status == "ok" and .verified)) and
+        (.devices | length == 4 and all(.host == host_of(.rank))) and
+        ([.fleet.hosts[] | {hostname, ranks}] ==
+            [{hostname: "h1", ranks: [0, 1]}, {hostname: "h2", ranks: [2]},
+             {hostname: "h3", ranks: [3]}]) and
+        (.fleet.hosts | all(.host.hostname == .hostname)) and
+        (.fleet.ranks == 4) and .complete and .fleet.missing == [] and
+        # OpenBLAS: h1 two ranks share the CPUs, each takes half; h2 and h3 all.
+        ([.results[] | select(.backend == "openblas") | {rank, t: .config.threads}] |
+            all(if .rank < 2 then .t == ([1, ($cpus / 2 | floor)] | max)
+                else .t == $cpus end))' "$tmp/r.json" >/dev/null ||
+        { jq -c '[.results[] | {rank, host, local_rank, backend, t: .config.threads}],
+                 .fleet.hosts' "$tmp/r.json"; fail "the gathered file does not hold each host's ranks"; }
+    ;;
+kill)
+    start=$(date +%s)
+    run -np 3 "$clbench" gemm -n 512 -b openblas --no-peak --min-time 20 : \
+        -np 1 timeout -s KILL 2 "$clbench" gemm -n 512 -b openblas --no-peak --min-time 20
+    rc=$?
+    took=$(( $(date +%s) - start ))
+    [ $rc != 0 ] || fail "a killed rank left exit status 0"
+    [ $rc != 124 ] || fail "a killed rank made the run hang (killed by the timeout)"
+    [ $took -le 60 ] || fail "a killed rank took ${took}s to end the run"
+    grep -q "node h3" "$tmp/err" || fail "the error does not name h3, the host whose rank died"
+    grep 'node h3' "$tmp/err" | head -n 1
+    echo "the run ended ${took}s after it started, rc $rc"
+    ;;
+*)
+    echo "usage: hosts.sh CLBENCH MPIRUN gather|kill" >&2
+    exit 2
+    ;;
+esac
+echo PASS
