@@ -5,6 +5,9 @@
 #            rows stamped with its own host and its rank on that host, a
 #            device per rank, and OpenBLAS's threads split only among the
 #            ranks that share a host's CPUs (h1's two), not across hosts
+#   compare  two fleet files whose ranks sit on the hosts in another order
+#            (slot, then round robin): compare pairs every row by host and
+#            rank on that host, never by global rank
 #   kill     h3's rank killed (SIGKILL) 2 s into a 20 s run: the job ends,
 #            non-zero, well within the limit (never a hang), and the error
 #            names the host that lost its rank
@@ -21,7 +24,7 @@ export POCL_MAX_PTHREAD_COUNT=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 [ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 export CLBENCH_TUNING_FILE="$tmp/tuning.json"
-fail() { echo "FAIL: $*"; cat "$tmp/out" "$tmp/err" 2>/dev/null | head -n 60; exit 1; }
+fail() { echo "FAIL: $*"; cat "$tmp/out" "$tmp/err" 2>/dev/null | grep -v "^clbench: warning: OPENBLAS_CORETYPE" | head -n 60; exit 1; }
 run() { # ARGS...: clb_hosts_mpirun with a hard limit, output in $tmp/out, $tmp/err
     timeout 150 sh -c '. "$0"; clb_ns=$1 clb_net=$2 clb_hosts_tmp=$3; shift 3; clb_hosts_mpirun "$@"' \
         "$(dirname "$0")/netns.sh" "$clb_ns" "$clb_net" "$tmp" "$@" >"$tmp/out" 2>"$tmp/err"
@@ -53,6 +56,21 @@ gather)
         { jq -c '[.results[] | {rank, host, local_rank, backend, t: .config.threads}],
                  .fleet.hosts' "$tmp/r.json"; fail "the gathered file does not hold each host's ranks"; }
     ;;
+compare)
+    gemm="gemm -n 33 -b openblas,clbench --no-peak --runs 2"
+    run -np 4 "$clbench" $gemm -o "$tmp/a.json" || fail "the first run exited $?"
+    CLB_HOSTS_MAP=node run -np 4 "$clbench" $gemm -o "$tmp/b.json" || fail "the second run exited $?"
+    jq -e '[.results[] | select(.rank == 1)] | all(.host == "h2")' "$tmp/b.json" >/dev/null ||
+        fail "the second run did not deal its ranks round robin"
+    "$clbench" compare "$tmp/a.json" "$tmp/b.json" --format json >"$tmp/out" 2>"$tmp/err" ||
+        fail "compare exited $?"
+    jq -e '(.rows | length == 8) and .unpaired == [] and
+        (.rows | all(.hosts[0] == .hosts[1] and .local_ranks[0] == .local_ranks[1] and
+                     (.values | length == 2))) and
+        ([.rows[] | "\(.hosts[0]):\(.local_ranks[0])"] | unique == ["h1:0", "h1:1", "h2:0", "h3:0"]) and
+        (.rows | any(.ranks[0] != .ranks[1]))' "$tmp/out" >/dev/null ||
+        fail "compare does not pair the rows by host and local rank"
+    ;;
 kill)
     start=$(date +%s)
     run -np 3 "$clbench" gemm -n 512 -b openblas --no-peak --min-time 20 : \
@@ -67,7 +85,7 @@ kill)
     echo "the run ended ${took}s after it started, rc $rc"
     ;;
 *)
-    echo "usage: hosts.sh CLBENCH MPIRUN gather|kill" >&2
+    echo "usage: hosts.sh CLBENCH MPIRUN gather|compare|kill" >&2
     exit 2
     ;;
 esac

@@ -8,7 +8,9 @@
 #   clb_hosts_up TMP        make h1 h2 h3 (10.231.N.1-3); tear down at exit
 #   clb_hosts_mpirun ARGS   mpirun in h1, across the hostfile $TMP/hosts
 #                           (h1 slots=2, h2 slots=1, h3 slots=1: ranks 0 1
-#                           on h1, 2 on h2, 3 on h3 with -np 4 --map-by slot)
+#                           on h1, 2 on h2, 3 on h3 with -np 4 --map-by slot;
+#                           CLB_HOSTS_MAP=node deals them round robin: 0 h1,
+#                           1 h2, 2 h3, 3 h1)
 #   clb_hosts_down          remove them (the EXIT trap calls it)
 
 clb_hosts_down() {
@@ -51,7 +53,7 @@ AGENT
 
 clb_hosts_mpirun() { # ARGS...: mpirun's own options, then the command
     ip netns exec "${clb_ns}h1" unshare --uts sh -c 'hostname h1 && exec "$@"' sh \
-        "${MPIRUN:-mpirun}" --hostfile "$clb_hosts_tmp/hosts" --map-by slot \
+        "${MPIRUN:-mpirun}" --hostfile "$clb_hosts_tmp/hosts" --map-by "${CLB_HOSTS_MAP:-slot}" \
         --mca plm_rsh_agent "$clb_hosts_tmp/agent" \
         --mca pml ob1 --mca btl tcp,self \
         --mca btl_tcp_if_include "$clb_net.0/24" --mca oob_tcp_if_include "$clb_net.0/24" "$@"
