@@ -16,7 +16,6 @@ set -u
 clbench=$1 mode=$3
 export MPIRUN=$2
 tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT # clb_hosts_up's trap removes it too, and the hosts
 . "$(dirname "$0")/../device/require.sh"
 clb_require_device "$clbench"
 . "$(dirname "$0")/netns.sh"
