@@ -264,8 +264,10 @@ static int timed_calls(struct clb_gemm_row *row, const struct clb_gemm_options *
     const struct clb_gemm_backend *be = row->backend;
     size_t cap = opt->runs;
     double measured = 0.0;
-    /* Test hook: a straggler, each timed call 10x and 50 ms longer than the call was. */
+    /* Test hooks: a straggler, each timed call 10x and 50 ms longer than the call was; */
     const bool slow = clb_fault("SLOW");
+    /* a noisy rank, every second timed call 100 ms longer. */
+    const bool noisy = clb_fault("NOISY");
 
     if (!(row->times_s = malloc(cap * sizeof(double))))
         goto oom;
@@ -284,6 +286,8 @@ static int timed_calls(struct clb_gemm_row *row, const struct clb_gemm_options *
             return -1;
         if (slow)
             sleep_s(9.0 * (clb_now_s() - t) + 0.05);
+        if (noisy && row->n_times % 2)
+            sleep_s(0.1);
         row->times_s[row->n_times] = clb_now_s() - t;
         measured += row->times_s[row->n_times++];
     }

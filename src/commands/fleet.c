@@ -36,6 +36,20 @@ int clb_fleet_enter(const char *command)
                         "(with srun, try --mpi=pmix)\n", command, launched, w.size);
         return CLB_EXIT_USAGE;
     }
+    /*
+     * pocl's CPU device starts a thread per CPU in every process: ranks that
+     * share a node's CPUs would each take all of them, and their figures be
+     * whichever rank the scheduler favoured. Each takes its share instead, as
+     * OpenBLAS does (gemm_fleet_main), unless the user set the count. Before
+     * any OpenCL call: pocl reads it once.
+     */
+    const int sharers = clb_mpi_cpu_sharers();
+    if (sharers > 1 && !getenv("POCL_MAX_PTHREAD_COUNT")) {
+        const unsigned share = clb_cpu_count_available() / (unsigned)sharers;
+        char n[16];
+        snprintf(n, sizeof(n), "%u", share ? share : 1);
+        setenv("POCL_MAX_PTHREAD_COUNT", n, 0);
+    }
     /* Every rank runs the same command, or the ranks would wait in different places. */
     unsigned long plan = 14695981039346656037ul;
     for (const char *c = command; *c; c++)

@@ -6,6 +6,7 @@
 
 #include "clbench/mpi/mpi.h"
 #include "clbench/util/cpu.h"
+#include "clbench/util/interrupt.h"
 #include "clbench/util/parse.h"
 #include "config.h"
 
@@ -86,6 +87,62 @@ static int gather_alone(const char *buf, size_t len, char ***parts, size_t **len
 static bool started;
 static struct clb_mpi_world world;
 
+/*
+ * A signal reaches the ranks of one node: mpirun forwards Ctrl-C to its own
+ * node's ranks, a user may signal one rank. The stopped rank tells every
+ * other, on a communicator of its own, so that they stop at their next call
+ * too rather than at the end of a row (a launcher kills the signalled ranks a
+ * second later: Open MPI's odls_base_sigkill_timeout).
+ */
+static MPI_Comm stop_comm = MPI_COMM_NULL;
+static MPI_Request stop_recv = MPI_REQUEST_NULL, *stop_sends;
+static int stop_in, stop_out, stop_heard;
+
+static int stop_link(int received)
+{
+    if (received && !stop_out) {
+        stop_out = received;
+        for (int r = 0; r < world.size; r++)
+            if (r != world.rank)
+                MPI_Isend(&stop_out, 1, MPI_INT, r, 0, stop_comm, &stop_sends[r]);
+    }
+    if (!stop_heard && stop_recv != MPI_REQUEST_NULL) {
+        int done = 0;
+        MPI_Test(&stop_recv, &done, MPI_STATUS_IGNORE);
+        if (done)
+            stop_heard = stop_in ? stop_in : 1;
+    }
+    return stop_heard;
+}
+
+static void stop_link_open(void)
+{
+    if (stop_comm != MPI_COMM_NULL || world.size < 2 ||
+        !(stop_sends = malloc((size_t)world.size * sizeof(*stop_sends))))
+        return;
+    for (int r = 0; r < world.size; r++)
+        stop_sends[r] = MPI_REQUEST_NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &stop_comm);
+    MPI_Irecv(&stop_in, 1, MPI_INT, MPI_ANY_SOURCE, 0, stop_comm, &stop_recv);
+    clb_interrupt_link(stop_link);
+}
+
+/* Small messages: the sends complete without a receiver; one never received is cancelled. */
+static void stop_link_close(void)
+{
+    if (stop_comm == MPI_COMM_NULL)
+        return;
+    clb_interrupt_link(NULL);
+    MPI_Waitall(world.size, stop_sends, MPI_STATUSES_IGNORE);
+    if (stop_recv != MPI_REQUEST_NULL) {
+        MPI_Cancel(&stop_recv);
+        MPI_Wait(&stop_recv, MPI_STATUS_IGNORE);
+    }
+    MPI_Comm_free(&stop_comm);
+    free(stop_sends);
+    stop_sends = NULL;
+}
+
 bool clb_mpi_built(void)
 {
     return true;
@@ -121,6 +178,7 @@ int clb_mpi_start(struct clb_mpi_world *w, struct clb_error *e)
     if (gethostname(w->host, sizeof(w->host) - 1))
         strcpy(w->host, "unknown");
     world = *w;
+    stop_link_open();
     return 0;
 }
 
@@ -136,8 +194,10 @@ void clb_mpi_stop(void)
     if (!started)
         return;
     MPI_Finalized(&finalized);
-    if (!finalized)
+    if (!finalized) {
+        stop_link_close();
         MPI_Finalize();
+    }
     started = false;
 }
 

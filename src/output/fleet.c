@@ -64,7 +64,8 @@ static int rows_table(FILE *out, const struct clb_result_file *f)
                 snprintf(ratio, sizeof(ratio), "%.2f", r->value / r->fleet_median);
             else
                 snprintf(ratio, sizeof(ratio), "-");
-            snprintf(status, sizeof(status), "%s%s", r->status, r->straggler ? "  STRAGGLER" : "");
+            snprintf(status, sizeof(status), "%s%s", r->status,
+                     r->straggler ? "  STRAGGLER" : !r->judged ? "  not judged" : "");
             const char *cells[] = { j == i ? name : "", r->host, rank, r->device, value, ratio,
                                     status };
             rc = clb_table_add(t, cells);
@@ -77,14 +78,34 @@ static int rows_table(FILE *out, const struct clb_result_file *f)
     return rc;
 }
 
+/* "host rank R, ..." of the ranks listed in ranks (a JSON array), "-" when none. */
+static void rank_list(const struct clb_result_file *f, json_t *ranks, char *who, size_t len)
+{
+    size_t k, used = 0;
+    json_t *x;
+
+    snprintf(who, len, "-");
+    json_array_foreach(ranks, k, x) {
+        json_int_t r = json_integer_value(x);
+        const char *host = "?";
+        for (size_t j = 0; j < f->n_rows; j++)
+            if (f->rows[j].rank == r)
+                host = f->rows[j].host;
+        used += (size_t)snprintf(who + used, used < len ? len - used : 0,
+                                 "%s%s rank %" JSON_INTEGER_FORMAT, k ? ", " : "", host, r);
+        if (used >= len)
+            break;
+    }
+}
+
 /* The fleet's statistics per figure measured on more than one rank. */
 static int figures_table(FILE *out, const struct clb_result_file *f)
 {
     static const char *const head[] = { "FIGURE", "RANKS", "SUM", "MIN", "MEDIAN", "MAX",
-                                        "STRAGGLERS" };
-    struct clb_table *t = clb_table_create(head, 7);
+                                        "STRAGGLERS", "NOT JUDGED" };
+    struct clb_table *t = clb_table_create(head, 8);
     json_t *figs = json_object_get(f->fleet, "figures"), *fig;
-    char name[256], n[24], v[4][64], who[256];
+    char name[256], n[24], v[4][64], who[256], unjudged[256];
     size_t i;
     int rc = t ? 0 : -1;
 
@@ -93,8 +114,6 @@ static int figures_table(FILE *out, const struct clb_result_file *f)
     json_array_foreach(figs, i, fig) {
         const char *metric = json_string_value(json_object_get(fig, "metric"));
         const json_int_t ranks = json_integer_value(json_object_get(fig, "ranks"));
-        json_t *s = json_object_get(fig, "stragglers"), *x;
-        size_t k, used = 0;
         if (rc || ranks < 2 || !metric || json_is_false(json_object_get(fig, "headline")))
             continue;
         const json_int_t slot = json_integer_value(json_object_get(fig, "slot"));
@@ -109,19 +128,9 @@ static int figures_table(FILE *out, const struct clb_result_file *f)
         /* A sum of latencies is no figure. */
         if (clb_metric_lower_is_better(metric))
             snprintf(v[0], sizeof(v[0]), "-");
-        who[0] = '\0';
-        json_array_foreach(s, k, x) {
-            json_int_t r = json_integer_value(x);
-            const char *host = "?";
-            for (size_t j = 0; j < f->n_rows; j++)
-                if (f->rows[j].rank == r)
-                    host = f->rows[j].host;
-            used += (size_t)snprintf(who + used, used < sizeof(who) ? sizeof(who) - used : 0,
-                                     "%s%s rank %" JSON_INTEGER_FORMAT, k ? ", " : "", host, r);
-            if (used >= sizeof(who))
-                break;
-        }
-        const char *cells[] = { name, n, v[0], v[1], v[2], v[3], who[0] ? who : "-" };
+        rank_list(f, json_object_get(fig, "stragglers"), who, sizeof(who));
+        rank_list(f, json_object_get(fig, "not_judged"), unjudged, sizeof(unjudged));
+        const char *cells[] = { name, n, v[0], v[1], v[2], v[3], who, unjudged };
         rc = clb_table_add(t, cells);
     }
     if (!rc)
@@ -136,6 +145,7 @@ static int write_table(FILE *out, const struct clb_result_file *f)
     json_t *missing = json_object_get(f->fleet, "missing"), *m;
     const double thr = num(f->fleet, "threshold");
     const json_int_t stragglers = json_integer_value(json_object_get(f->fleet, "stragglers"));
+    const json_int_t unjudged = json_integer_value(json_object_get(f->fleet, "not_judged"));
     size_t i, k;
 
     fprintf(out, "Fleet: %" JSON_INTEGER_FORMAT " ranks on %zu host%s:",
@@ -152,15 +162,24 @@ static int write_table(FILE *out, const struct clb_result_file *f)
     fputs("\n\n", out);
     if (rows_table(out, f))
         return -1;
-    fputs("\nThe fleet (each figure measured by every rank in the same step, after a barrier):\n",
-          out);
+    fputs("\nThe fleet (each figure measured by every rank in the same step, after a barrier; "
+          "SUM adds the ranks' figures of one step, not of one instant):\n", out);
     if (figures_table(out, f))
         return -1;
     fprintf(out, "\n%" JSON_INTEGER_FORMAT " straggler%s: ", stragglers,
             stragglers == 1 ? "" : "s");
     fprintf(out, "rows more than %.0f%% below their figure's fleet median (above it for "
-                 "latency) are marked STRAGGLER (--straggler).\n",
-            thr * 100);
+                 "latency, --straggler) whose fastest call is still worse than the other "
+                 "ranks' slowest are marked STRAGGLER.\n", thr * 100);
+    if (unjudged)
+        fprintf(out, "%" JSON_INTEGER_FORMAT " row%s beyond it %s not judged: %s calls were "
+                     "fewer than %" JSON_INTEGER_FORMAT ", added up to less than %.3g ms or "
+                     "overlap the other ranks' (more --runs or --min-time can judge them).\n",
+                unjudged, unjudged == 1 ? "" : "s", unjudged == 1 ? "is" : "are",
+                unjudged == 1 ? "its" : "their",
+                json_integer_value(json_object_get(json_object_get(f->fleet, "judged_when"),
+                                                   "calls")),
+                1e3 * num(json_object_get(f->fleet, "judged_when"), "seconds"));
     json_array_foreach(missing, i, m)
         fprintf(out, "rank %" JSON_INTEGER_FORMAT ": no results: %s\n",
                 json_integer_value(json_object_get(m, "rank")),
@@ -175,7 +194,7 @@ static int write_csv(FILE *out, const struct clb_result_file *f)
     char buf[64];
 
     fputs("host,rank,local_rank,benchmark,case,backend,precision,device,status,metric,value,"
-          "fleet_median,straggler\n", out);
+          "fleet_median,straggler,judged\n", out);
     for (size_t i = 0; i < f->n_rows; i++) {
         const struct clb_result_row *r = &f->rows[i];
         clb_csv_field(out, r->host);
@@ -194,7 +213,7 @@ static int write_csv(FILE *out, const struct clb_result_file *f)
             snprintf(buf, sizeof(buf), "%.17g", r->fleet_median);
             fputs(buf, out);
         }
-        fprintf(out, ",%s\n", r->straggler ? "true" : "false");
+        fprintf(out, ",%s,%s\n", r->straggler ? "true" : "false", r->judged ? "true" : "false");
     }
     return ferror(out) ? -1 : 0;
 }

@@ -82,9 +82,62 @@ static int figure_add(struct figure *f, double v)
     return 0;
 }
 
-static bool straggles(double v, double median, double threshold, bool lower_better)
+/* Whether figure a is worse than b: below it, or above it for lower-is-better metrics. */
+static bool worse(double a, double b, bool lower_better)
 {
-    return lower_better ? v > (1.0 + threshold) * median : v < (1.0 - threshold) * median;
+    return lower_better ? a > b : a < b;
+}
+
+/*
+ * The row's figure had its calls all been its fastest (best) or its slowest
+ * one: its value scaled by the calls' spread around their median. Every
+ * fleet metric is work per call time (GFLOP/s, GB/s) or a time (us).
+ */
+static double call_figure(const struct clb_result_row *r, bool best, bool lower_better)
+{
+    const double t = best ? r->fastest_s : r->slowest_s;
+    if (lower_better)
+        return r->value * t / r->call_median_s;
+    return t > 0 ? r->value * r->call_median_s / t : INFINITY;
+}
+
+/* A row with enough calls to say how far its figure spreads. */
+static bool has_spread(const struct clb_result_row *r)
+{
+    return r->has_value && r->n_calls >= CLB_FLEET_JUDGE_MIN_CALLS && r->call_median_s > 0;
+}
+
+enum verdict { FINE, STRAGGLER, NOT_JUDGED };
+
+/*
+ * Row r of figure f (median set), against the other ranks' rows of it among
+ * parsed's: beyond the threshold from the median, and even its best call
+ * worse than the median of the others' slowest calls. Beyond the threshold
+ * but measured too little, or within the others' spread: not judged. The
+ * others need only their spread: however short, their slowest call is the
+ * worst they saw.
+ */
+static enum verdict judge(const struct figure *f, const struct clb_result_row *r,
+                          const struct clb_result_file *parsed, double threshold,
+                          double *scratch)
+{
+    const bool lower = clb_metric_lower_is_better(f->first->metric);
+    const double bound = lower ? (1.0 + threshold) * f->median : (1.0 - threshold) * f->median;
+    size_t n = 0;
+
+    if (!worse(r->value, bound, lower))
+        return FINE;
+    if (!has_spread(r) || r->calls_s < CLB_FLEET_JUDGE_MIN_S)
+        return NOT_JUDGED;
+    for (size_t i = 0; i < parsed->n_rows; i++) {
+        const struct clb_result_row *o = &parsed->rows[i];
+        if (o != r && has_spread(o) && clb_fleet_same_figure(f->first, o))
+            scratch[n++] = call_figure(o, false, lower);
+    }
+    if (!n)
+        return NOT_JUDGED;
+    const double others_slowest = median_of(scratch, n, scratch + n);
+    return worse(call_figure(r, true, lower), others_slowest, lower) ? STRAGGLER : NOT_JUDGED;
 }
 
 /*
@@ -94,19 +147,19 @@ static bool straggles(double v, double median, double threshold, bool lower_bett
 static json_t *figure_json(struct figure *f, const struct clb_result_file *parsed, json_t *rows,
                            double threshold)
 {
-    json_t *o = json_object(), *who = json_array();
+    json_t *o = json_object(), *who = json_array(), *unjudged = json_array();
     const bool lower = clb_metric_lower_is_better(f->first->metric);
     double sum = 0, lo = INFINITY, hi = -INFINITY;
-    double *sorted = malloc((f->n ? f->n : 1) * sizeof(*sorted));
+    double *sorted = malloc(2 * (parsed->n_rows + 1) * sizeof(*sorted));
 
-    if (!o || !who || !sorted) {
+    if (!o || !who || !unjudged || !sorted) {
         json_decref(o);
         json_decref(who);
+        json_decref(unjudged);
         free(sorted);
         return NULL;
     }
     f->median = f->n ? median_of(f->values, f->n, sorted) : 0;
-    free(sorted);
     for (size_t i = 0; i < f->n; i++) {
         sum += f->values[i];
         lo = fmin(lo, f->values[i]);
@@ -116,15 +169,17 @@ static json_t *figure_json(struct figure *f, const struct clb_result_file *parse
         const struct clb_result_row *r = &parsed->rows[i];
         if (!clb_fleet_same_figure(f->first, r))
             continue;
-        /* A peak width that is not its rank's best is listed, never flagged. */
-        const bool flagged = r->has_value && r->headline &&
-                             straggles(r->value, f->median, threshold, lower);
+        /* A peak width that is not its rank's best is listed, never judged. */
+        const enum verdict v = r->has_value && r->headline
+                                   ? judge(f, r, parsed, threshold, sorted) : FINE;
         json_t *row = json_array_get(rows, i);
         json_object_set_new(row, "fleet_median", json_real(f->median));
-        json_object_set_new(row, "straggler", json_boolean(flagged));
-        if (flagged)
-            json_array_append_new(who, json_integer(r->rank));
+        json_object_set_new(row, "straggler", json_boolean(v == STRAGGLER));
+        json_object_set_new(row, "judged", json_boolean(v != NOT_JUDGED));
+        if (v != FINE)
+            json_array_append_new(v == STRAGGLER ? who : unjudged, json_integer(r->rank));
     }
+    free(sorted);
     const struct clb_result_row *r = f->first;
     json_object_set_new(o, "benchmark", json_string(r->benchmark));
     json_object_set_new(o, "case", json_string(r->case_));
@@ -145,6 +200,7 @@ static json_t *figure_json(struct figure *f, const struct clb_result_file *parse
     json_object_set_new(o, "median", f->n ? json_real(f->median) : json_null());
     json_object_set_new(o, "max", f->n ? json_real(hi) : json_null());
     json_object_set_new(o, "stragglers", who);
+    json_object_set_new(o, "not_judged", unjudged);
     return o;
 }
 
@@ -233,7 +289,7 @@ json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double thr
     json_t *rows = json_array(), *devices = json_array(), *hosts = json_array();
     json_t *missing = json_array(), *figs_json = json_array();
     struct figure *figs = NULL;
-    size_t n_figs = 0, cap = 0, n_stragglers = 0;
+    size_t n_figs = 0, cap = 0, n_stragglers = 0, n_unjudged = 0;
     bool complete = true, ok = rows && devices && hosts && missing && figs_json;
 
     if (!doc && n)
@@ -274,17 +330,22 @@ json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double thr
     for (size_t k = 0; ok && k < n_figs; k++) {
         json_t *fj = figure_json(&figs[k], parsed, rows, threshold);
         ok = fj && !json_array_append_new(figs_json, fj);
-        if (ok)
+        if (ok) {
             n_stragglers += json_array_size(json_object_get(fj, "stragglers"));
+            n_unjudged += json_array_size(json_object_get(fj, "not_judged"));
+        }
     }
     for (size_t k = 0; k < n_figs; k++)
         free(figs[k].values);
     free(figs);
     clb_result_file_destroy(parsed);
     if (doc && ok) {
-        json_t *fleet = json_pack("{s:I, s:f, s:O, s:O, s:I, s:O}", "ranks", (json_int_t)n,
-                                  "threshold", threshold, "hosts", hosts, "figures", figs_json,
-                                  "stragglers", (json_int_t)n_stragglers, "missing", missing);
+        json_t *fleet = json_pack("{s:I, s:f, s:{s:I, s:f}, s:O, s:O, s:I, s:I, s:O}", "ranks",
+                                  (json_int_t)n, "threshold", threshold, "judged_when",
+                                  "calls", (json_int_t)CLB_FLEET_JUDGE_MIN_CALLS, "seconds",
+                                  CLB_FLEET_JUDGE_MIN_S, "hosts", hosts, "figures", figs_json,
+                                  "stragglers", (json_int_t)n_stragglers, "not_judged",
+                                  (json_int_t)n_unjudged, "missing", missing);
         ok = fleet && !json_object_set_new(doc, "fleet", fleet) &&
              !json_object_set_new(doc, "complete", json_boolean(complete));
     }

@@ -56,6 +56,49 @@ static int read_figure(json_t *o, const char *key, size_t i, double *out, bool *
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The row's "times_s": every one a non-negative number (an empty or absent array: no calls). */
+static int read_calls(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
+{
+    json_t *times = json_object_get(o, "times_s"), *t;
+    size_t k, n = json_array_size(times);
+    double *sorted;
+
+    r->n_calls = 0;
+    r->calls_s = r->fastest_s = r->call_median_s = r->slowest_s = 0;
+    if (!times || json_is_null(times) || (json_is_array(times) && n == 0))
+        return 0;
+    if (!json_is_array(times)) {
+        clb_error_set(e, "results[%zu].times_s is not an array", i);
+        return -1;
+    }
+    if (!(sorted = malloc(n * sizeof(*sorted)))) {
+        clb_error_set(e, "out of host memory");
+        return -1;
+    }
+    json_array_foreach(times, k, t) {
+        if (!json_is_number(t) || !isfinite(json_number_value(t)) || json_number_value(t) < 0) {
+            clb_error_set(e, "results[%zu].times_s[%zu] is not a non-negative number", i, k);
+            free(sorted);
+            return -1;
+        }
+        sorted[k] = json_number_value(t);
+        r->calls_s += sorted[k];
+    }
+    qsort(sorted, n, sizeof(*sorted), cmp_double);
+    r->n_calls = n;
+    r->fastest_s = sorted[0];
+    r->slowest_s = sorted[n - 1];
+    r->call_median_s = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    free(sorted);
+    return 0;
+}
+
 /* A fleet file's row: who measured it, its figure's fleet median, whether it was flagged. */
 static int read_fleet(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
 {
@@ -68,6 +111,7 @@ static int read_fleet(json_t *o, size_t i, struct clb_result_row *r, struct clb_
     r->host = opt_string(o, "host");
     r->host_cpu = opt_string(o, "host_cpu");
     r->rank = r->local_rank = r->slot = -1;
+    r->judged = true;
     if (slot && (!json_is_integer(slot) || json_integer_value(slot) < 0 ||
                  json_integer_value(slot) > INT32_MAX)) {
         clb_error_set(e, "results[%zu].slot is not a non-negative integer", i);
@@ -91,6 +135,16 @@ static int read_fleet(json_t *o, size_t i, struct clb_result_row *r, struct clb_
         return -1;
     }
     r->straggler = json_is_true(s);
+    json_t *judged = json_object_get(o, "judged");
+    if (judged && !json_is_boolean(judged)) {
+        clb_error_set(e, "results[%zu].judged is not true/false", i);
+        return -1;
+    }
+    r->judged = !json_is_false(judged);
+    if (r->straggler && !r->judged) {
+        clb_error_set(e, "results[%zu]: a straggler not judged", i);
+        return -1;
+    }
     return read_figure(o, "fleet_median", i, &r->fleet_median, &present, e);
 }
 
@@ -287,7 +341,7 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
     }
     r->per_layer = r->role ? (unsigned)json_integer_value(pl) : 0;
     if (read_figure(json_object_get(o, "time"), "median_s", i, &r->median_s, &present, e) ||
-        read_datasheet(o, i, r, e) || read_work(o, i, r, e))
+        read_calls(o, i, r, e) || read_datasheet(o, i, r, e) || read_work(o, i, r, e))
         return -1;
     return read_fleet(o, i, r, e);
 }

@@ -4,6 +4,8 @@
 #include <string.h>
 
 static volatile sig_atomic_t received;
+static int (*linked)(int received);
+static int heard; /* through the link */
 
 static void on_signal(int sig)
 {
@@ -26,10 +28,20 @@ void clb_interrupt_install(void)
 
 bool clb_interrupted(void)
 {
-    return received != 0;
+    if (linked) {
+        const int other = linked((int)received);
+        if (!heard)
+            heard = other;
+    }
+    return received != 0 || heard != 0;
 }
 
 int clb_interrupt_signal(void)
 {
-    return (int)received;
+    return received ? (int)received : heard;
+}
+
+void clb_interrupt_link(int (*link)(int received))
+{
+    linked = link;
 }

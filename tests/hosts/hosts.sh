@@ -8,6 +8,11 @@
 #   compare  two fleet files whose ranks sit on the hosts in another order
 #            (slot, then round robin): compare pairs every row by host and
 #            rank on that host, never by global rank
+#   straggler  h3's rank slowed (test hook: every timed GEMM call 10x and 50 ms
+#            longer): its rows, and only they, are flagged, each naming h3
+#   collective every operation across the three hosts over TCP on 4 ranks,
+#            verified on every rank (busbw against a bare MPI_Allreduce on
+#            the same links: ci/bench-fleet)
 #   kill     h3's rank killed (SIGKILL) 2 s into a 20 s run: the job ends,
 #            non-zero, well within the limit (never a hang), and the error
 #            names the host that lost its rank
@@ -16,6 +21,7 @@ set -u
 clbench=$1 mode=$3
 export MPIRUN=$2
 tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT # clb_hosts_up's trap adds the namespaces
 . "$(dirname "$0")/../device/require.sh"
 clb_require_device "$clbench"
 . "$(dirname "$0")/netns.sh"
@@ -71,6 +77,25 @@ compare)
         (.rows | any(.ranks[0] != .ranks[1]))' "$tmp/out" >/dev/null ||
         fail "compare does not pair the rows by host and local rank"
     ;;
+straggler)
+    gemm="gemm -n 33,64 -b openblas,clbench --no-peak --runs 3"
+    run -np 3 "$clbench" $gemm -o "$tmp/r.json" : -np 1 env CLBENCH_FAULT_SLOW=1 "$clbench" $gemm ||
+        fail "a slowed host made the run exit $?"
+    jq -e '(.results | map(select(.straggler)) | map(.host) | unique == ["h3"]) and
+           (.results | map(select(.host == "h3")) | length == 4 and all(.straggler)) and
+           .fleet.stragglers == 4' "$tmp/r.json" >/dev/null ||
+        { jq -c '[.results[] | select(.straggler or (.judged | not)) | {host, rank, case, backend, straggler, judged}]' "$tmp/r.json"
+          fail "h3 (slowed) is not the one straggler"; }
+    [ "$(grep -c ' h3  *3 .* ok  STRAGGLER$' "$tmp/out")" = 4 ] || fail "the table does not mark h3's rows"
+    ;;
+collective)
+    run -np 4 "$clbench" collective --sizes 4,4000012 --runs 2 --host-buffers -o "$tmp/r.json" ||
+        fail "collective on 3 hosts exited $?"
+    jq -e '(.results | length == 10) and ([.results[].case | split(" ")[0]] | unique | length == 5) and
+           (.results | all(.ranks == 4 and .status == "ok" and .verified and .gbps > 0))' \
+        "$tmp/r.json" >/dev/null ||
+        fail "rows: $(jq -c '[.results[] | {case, ranks, status}]' "$tmp/r.json")"
+    ;;
 kill)
     start=$(date +%s)
     run -np 3 "$clbench" gemm -n 512 -b openblas --no-peak --min-time 20 : \
@@ -84,8 +109,27 @@ kill)
     grep 'node h3' "$tmp/err" | head -n 1
     echo "the run ended ${took}s after it started, rc $rc"
     ;;
+signal)
+    # Ctrl-C on mpirun in h1: SIGINT to it alone, as a terminal sends it.
+    clb_hosts_mpirun -np 4 "$clbench" gemm -n 256,257,258 -b openblas --no-peak --min-time 6 \
+        -o "$tmp/r.json" >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    (sleep 150 && kill -KILL $pid) >/dev/null 2>&1 &
+    dog=$!
+    sleep 4
+    pkill -INT -x mpirun -P "$pid" || pkill -INT -f "^${MPIRUN} --hostfile $tmp/hosts"
+    wait $pid
+    rc=$?
+    pkill -P $dog sleep 2>/dev/null
+    kill $dog 2>/dev/null
+    [ $rc != 0 ] || fail "a run stopped by Ctrl-C exited 0"
+    [ $rc != 137 ] || fail "Ctrl-C made the run hang (killed by the watchdog)"
+    jq -e '.complete == false and ([.results[].rank] | unique == [0, 1, 2, 3]) and
+           (.results | all(.status == "ok" and .time.n > 0))' "$tmp/r.json" >/dev/null ||
+        fail "the rows measured before the signal were not kept"
+    ;;
 *)
-    echo "usage: hosts.sh CLBENCH MPIRUN gather|compare|kill" >&2
+    echo "usage: hosts.sh CLBENCH MPIRUN gather|compare|straggler|collective|kill|signal" >&2
     exit 2
     ;;
 esac

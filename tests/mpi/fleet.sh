@@ -10,6 +10,17 @@
 #               more each, far below any rank the oversubscribed CPU slows): it
 #               and only it is flagged on every GEMM figure (of three ranks, only
 #               one below the middle one can be); --fail-on-straggler exits 1
+#   noisy       the same slowed rank among two whose every second call takes
+#               100 ms more (test hook): its 50 ms calls are within their spread,
+#               so every figure reads "not judged", none STRAGGLER, and
+#               --fail-on-straggler exits 0
+#   identical   two identical ranks, 10 runs each of `latency --min-time 0.1` and
+#               `gemm -n 64,128 -b openblas,clbench` (runs that flagged noise
+#               before the rule knew it): no straggler on any figure
+#   share       2 ranks not bound to CPUs of their own (--bind-to none): each
+#               rank's pocl device takes half of them (POCL_MAX_PTHREAD_COUNT,
+#               its compute units), as OpenBLAS takes half the threads; a count
+#               the user set stands
 #   fail        a device error on one rank (test hook): its rows say error,
 #               the others' are fine, the file holds both, exit 1
 #   kill        a rank killed mid-run ends the run, non-zero, well within
@@ -78,17 +89,59 @@ micro)
         fail "tune: not every rank's search"
     ;;
 straggler)
+    gemm="${gemm%--runs 2}--runs 3" # a rank's row is judged on 3 calls or more
     slow="-np 1 env CLBENCH_FAULT_SLOW=1 $clbench $gemm"
     run -np 2 "$clbench" $gemm -o "$tmp/r.json" : $slow || fail "a straggler made the run exit $?"
     jq -e '(.results | map(select(.straggler)) | map(.rank) | unique == [2]) and
            (.results | map(select(.rank == 2)) | all(.straggler)) and
-           (.fleet.figures | all(.stragglers == [2])) and .fleet.stragglers == 6' \
+           (.fleet.figures | all(.stragglers == [2] and .not_judged == [])) and
+           .fleet.stragglers == 6 and .fleet.not_judged == 0 and (.results | all(.judged))' \
         "$tmp/r.json" >/dev/null || fail "rank 2 (slowed) is not the one straggler"
     [ "$(grep -c ' ok  STRAGGLER$' "$tmp/out")" = 6 ] || fail "the table does not mark rank 2's rows"
     run -np 2 "$clbench" $gemm --fail-on-straggler : $slow --fail-on-straggler
     rc=$?
     [ $rc = 1 ] || fail "--fail-on-straggler exited $rc, not 1"
     grep -q '6 stragglers (--fail-on-straggler)' "$tmp/err" || fail "no line says why"
+    ;;
+noisy)
+    gemm="${gemm%--runs 2}--runs 5" # the noisy ranks' median call is one without the 100 ms
+    run -np 2 env CLBENCH_FAULT_NOISY=1 "$clbench" $gemm -o "$tmp/r.json" --fail-on-straggler : \
+        -np 1 env CLBENCH_FAULT_SLOW=1 "$clbench" $gemm --fail-on-straggler ||
+        fail "a figure not judged made --fail-on-straggler exit $?"
+    jq -e '(.results | map(select(.judged | not)) | map(.rank) | unique == [2]) and
+           (.results | map(select(.rank == 2)) | all(.judged == false and .straggler == false)) and
+           (.fleet.figures | all(.not_judged == [2] and .stragglers == [])) and
+           .fleet.stragglers == 0 and .fleet.not_judged == 6' \
+        "$tmp/r.json" >/dev/null || fail "rank 2 within the others' noise is not 'not judged'"
+    [ "$(grep -c ' ok  not judged$' "$tmp/out")" = 6 ] || fail "the table does not say 'not judged'"
+    grep -q '^6 rows beyond it are not judged' "$tmp/out" || fail "no line counts the rows not judged"
+    ! grep -q ' ok  STRAGGLER$' "$tmp/out" || fail "a row not judged is marked STRAGGLER"
+    ;;
+identical)
+    i=0
+    while [ $i -lt 10 ]; do
+        for c in "latency --min-time 0.1" "gemm -n 64,128 -b openblas,clbench --no-peak"; do
+            run -np 2 "$clbench" $c -o "$tmp/r.json" || fail "$c on 2 ranks exited $?"
+            jq -e '.fleet.stragglers == 0 and (.fleet.figures | length > 0) and
+                   (.results | all(.status == "ok" and .straggler == false))' "$tmp/r.json" \
+                >/dev/null || { cp "$tmp/r.json" "$tmp/out"; fail "run $i: $c flagged a straggler"; }
+        done
+        i=$((i + 1))
+    done
+    ;;
+share)
+    half=$(( $(nproc) / 2 )); [ $half -ge 1 ] || half=1
+    (unset POCL_MAX_PTHREAD_COUNT
+     run --bind-to none -np 2 "$clbench" gemm -n 33 -b openblas,clbench --no-peak --runs 1 \
+         --format json) || fail "2 ranks sharing the CPUs exited $?"
+    jq -e --argjson h "$half" '(.devices | length == 2 and all(.compute_units == $h)) and
+        ([.results[] | select(.backend == "openblas") | .config.threads] | all(. == $h))' \
+        "$tmp/out" >/dev/null ||
+        fail "ranks sharing the CPUs did not take $half each: $(jq -c '[.devices[].compute_units]' "$tmp/out")"
+    run --bind-to none -np 2 env POCL_MAX_PTHREAD_COUNT=1 "$clbench" gemm -n 33 -b clbench \
+        --no-peak --runs 1 --format json || fail "a count set by the user: exit $?"
+    jq -e '.devices | all(.compute_units == 1)' "$tmp/out" >/dev/null ||
+        fail "the user's POCL_MAX_PTHREAD_COUNT did not stand"
     ;;
 fail)
     run -np 2 "$clbench" $gemm -o "$tmp/r.json" : -np 1 env CLBENCH_FAULT_FINISH=1 "$clbench" \
@@ -145,7 +198,7 @@ uneven)
         "$tmp/r.json" >/dev/null || fail "uneven device counts: wrong rows or figures"
     ;;
 *)
-    echo "usage: fleet.sh CLBENCH MPIRUN gather NP|micro|straggler|fail|kill|signal|uneven" >&2
+    echo "usage: fleet.sh CLBENCH MPIRUN gather NP|micro|straggler|noisy|identical|share|fail|kill|signal|uneven" >&2
     exit 99 ;;
 esac
 echo PASS

@@ -3,9 +3,12 @@
  * takes (clb_mpi_pick_devices), and the one document rank 0 makes of every
  * rank's (clb_fleet_merge): rows stamped with who measured them, the fleet's
  * statistics per figure, stragglers flagged both ways (GFLOP/s below the
- * median, latency above it), ranks that sent nothing listed.
+ * median, latency above it) and only where the ranks' calls can tell them
+ * from noise, ranks that sent nothing listed; and the link through which a
+ * rank's signal stops the others.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,8 +21,10 @@
 
 #include "clbench/core/types.h"
 #include "clbench/mpi/mpi.h"
+#include "clbench/output/fleet.h"
 #include "clbench/results/fleet.h"
 #include "clbench/results/resultfile.h"
+#include "clbench/util/interrupt.h"
 
 static void pick(void **state)
 {
@@ -51,9 +56,11 @@ static void pick(void **state)
 
 /*
  * A rank's document: a GEMM row (GFLOP/s), a latency row (us), a failed row,
- * an OpenBLAS row on its host's CPU and a peak width that is not its best.
+ * an OpenBLAS row on its host's CPU and a peak width that is not its best;
+ * every row's timed calls are times (a JSON array, s).
  */
-static char *doc(const char *host, const char *cpu, double gflops, double us, bool complete)
+static char *doc_timed(const char *host, const char *cpu, double gflops, double us,
+                       bool complete, const char *times)
 {
     char *s = NULL;
     size_t len = 0;
@@ -64,23 +71,32 @@ static char *doc(const char *host, const char *cpu, double gflops, double us, bo
             "\"devices\": [{\"id\": \"0:0\", \"name\": \"GPU\"}], \"results\": ["
             "{\"benchmark\": \"gemm\", \"case\": \"fp32 64x64x64\", \"backend\": \"clblast\", "
             "\"precision\": \"fp32\", \"device\": \"0:0\", \"device_name\": \"GPU\", "
-            "\"metric\": \"gflops\", \"status\": \"ok\", \"gflops\": %g, \"config\": {\"tuned\": false}},"
+            "\"metric\": \"gflops\", \"status\": \"ok\", \"gflops\": %g, \"times_s\": %s, "
+            "\"config\": {\"tuned\": false}},"
             "{\"benchmark\": \"latency\", \"case\": \"round trip\", \"backend\": \"clbench\", "
             "\"device\": \"0:0\", \"device_name\": \"GPU\", \"metric\": \"us\", \"status\": \"ok\", "
-            "\"us\": %g, \"config\": {}},"
+            "\"us\": %g, \"times_s\": %s, \"config\": {}},"
             "{\"benchmark\": \"gemm\", \"case\": \"fp32 64x64x64\", \"backend\": \"clbench\", "
             "\"precision\": \"fp32\", \"device\": \"0:0\", \"device_name\": \"GPU\", "
             "\"metric\": \"gflops\", \"status\": \"failed\", \"gflops\": 1e9, \"config\": {}},"
             "{\"benchmark\": \"gemm\", \"case\": \"fp32 64x64x64\", \"backend\": \"openblas\", "
             "\"precision\": \"fp32\", \"device\": \"host\", \"device_name\": \"host CPU\", "
-            "\"metric\": \"gflops\", \"status\": \"ok\", \"gflops\": %g, \"config\": {}},"
+            "\"metric\": \"gflops\", \"status\": \"ok\", \"gflops\": %g, \"times_s\": %s, "
+            "\"config\": {}},"
             "{\"benchmark\": \"peak\", \"case\": \"fp32 x4\", \"backend\": \"clbench\", "
             "\"precision\": \"fp32\", \"device\": \"0:0\", \"device_name\": \"GPU\", "
             "\"metric\": \"gflops\", \"status\": \"ok\", \"gflops\": %g, \"headline\": false, "
             "\"config\": {\"width\": 4}}]}",
-            CLB_RESULT_SCHEMA, complete ? "true" : "false", host, cpu, gflops, us, gflops, gflops);
+            CLB_RESULT_SCHEMA, complete ? "true" : "false", host, cpu, gflops, times, us, times,
+            gflops, times, gflops);
     fclose(f);
     return s;
+}
+
+/* Calls of 10 ms within 5 %: enough, and steady enough, to judge. */
+static char *doc(const char *host, const char *cpu, double gflops, double us, bool complete)
+{
+    return doc_timed(host, cpu, gflops, us, complete, "[0.0095, 0.01, 0.0105]");
 }
 
 static json_t *figure(json_t *merged, const char *benchmark, const char *backend)
@@ -198,6 +214,173 @@ static void merge(void **state)
         free(t[i]);
 }
 
+/*
+ * Ranks 0 and 1 at 100 GFLOP/s and 10 us with steady calls; rank 2 at 80 and
+ * 12.5, beyond the 10 % threshold on three figures, with calls times2.
+ * Returns the merged file read back (the caller destroys it), its
+ * not-judged count in *unjudged.
+ */
+static struct clb_result_file *noisy_fleet(const char *times01, const char *times2,
+                                           json_int_t *unjudged, json_int_t *stragglers)
+{
+    char *t[3] = { doc_timed("a", "X", 100, 10, true, times01),
+                   doc_timed("a", "X", 100, 10, true, times01),
+                   doc_timed("b", "X", 80, 12.5, true, times2) };
+    struct clb_fleet_part parts[3];
+    struct clb_error e;
+
+    for (int i = 0; i < 3; i++)
+        parts[i] = (struct clb_fleet_part){ t[i], strlen(t[i]), i < 2 ? i : 0 };
+    json_t *m = clb_fleet_merge(parts, 3, 0.10, &e);
+    assert_non_null(m);
+    json_t *fleet = json_object_get(m, "fleet");
+    *unjudged = json_integer_value(json_object_get(fleet, "not_judged"));
+    *stragglers = json_integer_value(json_object_get(fleet, "stragglers"));
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(fleet, "judged_when"),
+                                                        "calls")), CLB_FLEET_JUDGE_MIN_CALLS);
+    /* A figure's ranks are listed as one or the other, never both. */
+    size_t i;
+    json_t *fig;
+    json_array_foreach(json_object_get(fleet, "figures"), i, fig)
+        assert_true(json_array_size(json_object_get(fig, "stragglers")) == 0 ||
+                    json_array_size(json_object_get(fig, "not_judged")) == 0);
+    char *text = json_dumps(m, 0);
+    struct clb_result_file *rf = clb_result_file_parse("merged", text, strlen(text), &e);
+    assert_non_null(rf);
+    free(text);
+    json_decref(m);
+    for (int k = 0; k < 3; k++)
+        free(t[k]);
+    return rf;
+}
+
+/* Rank 2's rows of rf (GEMM clblast, latency, OpenBLAS; the peak width is no headline). */
+static void assert_rank2(const struct clb_result_file *rf, bool straggler, bool judged)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rf->n_rows; i++) {
+        const struct clb_result_row *r = &rf->rows[i];
+        if (r->rank != 2 || !r->has_value)
+            continue;
+        n++;
+        const bool headline = strcmp(r->benchmark, "peak") != 0;
+        assert_true(r->straggler == (headline && straggler));
+        assert_true(r->judged == (!headline || judged));
+    }
+    assert_int_equal(n, 4);
+}
+
+static void noise(void **state)
+{
+    const char *steady = "[0.0095, 0.01, 0.0105]";
+    json_int_t unjudged, stragglers;
+    struct clb_result_file *rf;
+    (void)state;
+
+    /* Every rank's calls 30 % either side: 80 is within the others' spread. */
+    rf = noisy_fleet("[0.007, 0.01, 0.013]", "[0.007, 0.01, 0.013]", &unjudged, &stragglers);
+    assert_rank2(rf, false, false);
+    assert_int_equal(unjudged, 3);
+    assert_int_equal(stragglers, 0);
+    /* The table says so: the rows, the figures' column and the count. */
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    assert_int_equal(clb_fleet_write(f, CLB_FORMAT_TABLE, rf), 0);
+    fclose(f);
+    assert_non_null(strstr(out, " ok  not judged\n"));
+    assert_null(strstr(out, "STRAGGLER\n"));
+    assert_non_null(strstr(out, "b rank 2\n"));
+    assert_non_null(strstr(out, "\n3 rows beyond it are not judged"));
+    assert_non_null(strstr(out, "SUM adds the ranks' figures of one step, not of one instant"));
+    free(out);
+    clb_result_file_destroy(rf);
+    /* Only rank 2 noisy: still worse than the others' slowest call at its fastest one. */
+    rf = noisy_fleet(steady, "[0.009, 0.01, 0.02]", &unjudged, &stragglers);
+    assert_rank2(rf, true, true);
+    assert_int_equal(stragglers, 3);
+    assert_int_equal(unjudged, 0);
+    clb_result_file_destroy(rf);
+    /* Its fastest call reaching the others' slowest: not judged. */
+    rf = noisy_fleet(steady, "[0.0076, 0.01, 0.02]", &unjudged, &stragglers);
+    assert_rank2(rf, false, false);
+    clb_result_file_destroy(rf);
+    /* Steady but a moment: 3 calls of 3 ms (9 ms) are not judged, of 4.5 ms (13.5 ms) are. */
+    rf = noisy_fleet(steady, "[0.003, 0.003, 0.003]", &unjudged, &stragglers);
+    assert_rank2(rf, false, false);
+    clb_result_file_destroy(rf);
+    rf = noisy_fleet(steady, "[0.0045, 0.0045, 0.0045]", &unjudged, &stragglers);
+    assert_rank2(rf, true, true);
+    clb_result_file_destroy(rf);
+    /* Two calls, however long, or none: not judged. */
+    rf = noisy_fleet(steady, "[0.02, 0.02]", &unjudged, &stragglers);
+    assert_rank2(rf, false, false);
+    clb_result_file_destroy(rf);
+    rf = noisy_fleet(steady, "[]", &unjudged, &stragglers);
+    assert_rank2(rf, false, false);
+    clb_result_file_destroy(rf);
+    /* The others' calls too few to say their spread: nothing to hold rank 2 against; */
+    rf = noisy_fleet("[0.01, 0.01]", steady, &unjudged, &stragglers);
+    assert_rank2(rf, false, false);
+    clb_result_file_destroy(rf);
+    /* short but enough: their slowest call is the worst they saw. */
+    rf = noisy_fleet("[0.0009, 0.001, 0.0011]", steady, &unjudged, &stragglers);
+    assert_rank2(rf, true, true);
+    clb_result_file_destroy(rf);
+}
+
+/* A file that says a row is a straggler yet not judged, or judged as no boolean, is refused. */
+static void judged_read(void **state)
+{
+    static const char *const bad[] = {
+        "\"straggler\": true, \"judged\": false",
+        "\"straggler\": false, \"judged\": 1",
+    };
+    struct clb_error e;
+    (void)state;
+    for (size_t i = 0; i < 2; i++) {
+        char text[1024];
+        snprintf(text, sizeof(text),
+                 "{\"schema\": \"%s\", \"clbench_version\": \"t\", \"created\": \"now\", "
+                 "\"complete\": true, \"host\": {}, \"devices\": [], \"results\": [{\"benchmark\": \"gemm\", "
+                 "\"case\": \"c\", \"backend\": \"clblast\", \"device\": \"0:0\", "
+                 "\"device_name\": \"GPU\", \"metric\": \"gflops\", \"status\": \"ok\", "
+                 "\"gflops\": 1, \"host\": \"a\", \"rank\": 0, \"local_rank\": 0, %s}]}",
+                 CLB_RESULT_SCHEMA, bad[i]);
+        assert_null(clb_result_file_parse("f", text, strlen(text), &e));
+        if (!strstr(e.msg, "judged"))
+            fail_msg("%s", e.msg);
+    }
+}
+
+/* The fleet's link, as src/mpi/mpi.c's: what it was told, what it says another rank got. */
+static int link_told = -1, link_other;
+static int fake_link(int received)
+{
+    link_told = received;
+    return link_other;
+}
+
+static void interrupt_link(void **state)
+{
+    (void)state;
+    clb_interrupt_install();
+    clb_interrupt_link(fake_link);
+    assert_false(clb_interrupted());
+    assert_int_equal(link_told, 0);
+    /* Another rank was stopped: this one stops too, by that rank's signal. */
+    link_other = SIGTERM;
+    assert_true(clb_interrupted());
+    assert_int_equal(clb_interrupt_signal(), SIGTERM);
+    /* That is no signal here: this process's own is still its first (not "now"), and the
+     * link hears of it. */
+    raise(SIGINT);
+    assert_true(clb_interrupted());
+    assert_int_equal(link_told, SIGINT);
+    assert_int_equal(clb_interrupt_signal(), SIGINT);
+    clb_interrupt_link(NULL);
+}
+
 static void rank0_unusable(void **state)
 {
     struct clb_fleet_part parts[2] = { { "{\"schema\": \"x\"}", 15, 0 }, { "{}", 2, 0 } };
@@ -215,6 +398,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pick),
         cmocka_unit_test(merge),
+        cmocka_unit_test(noise),
+        cmocka_unit_test(judged_read),
+        cmocka_unit_test(interrupt_link),
         cmocka_unit_test(rank0_unusable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

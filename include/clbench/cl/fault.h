@@ -63,6 +63,9 @@ cl_mem clb_cl_buffer(cl_context ctx, cl_mem_flags flags, size_t size, void *host
  *   CLBENCH_FAULT_SLOW=1      every timed GEMM call (src/bench/gemm_run.c) sleeps 9x
  *                             its own time plus 50 ms after it returns, so its time is
  *                             10x + 50 ms (a straggler rank: tests/mpi/fleet.sh).
+ *   CLBENCH_FAULT_NOISY=1     every second timed GEMM call (the 2nd, 4th, ...) sleeps
+ *                             100 ms after it returns (a rank too noisy to judge another
+ *                             by: tests/mpi/fleet.sh).
  */
 bool clb_fault_build(const char *options);
 bool clb_fault_alloc(void);

@@ -20,6 +20,15 @@
  */
 bool clb_fleet_same_figure(const struct clb_result_row *a, const struct clb_result_row *b);
 
+/*
+ * What a rank's row needs to be judged a straggler or not: this many timed
+ * calls ("times_s") adding up to this many seconds. Fewer or shorter ones
+ * are a moment, not a rank: a neighbour's burst, a core's clock step or a
+ * scheduler slice (a few ms) can cover all of them.
+ */
+#define CLB_FLEET_JUDGE_MIN_CALLS 3
+#define CLB_FLEET_JUDGE_MIN_S 0.01
+
 /* One rank's clbench-result/1 document as it sent it. */
 struct clb_fleet_part {
     const char *text; /* borrowed; NULL: the rank sent nothing */
@@ -35,15 +44,23 @@ struct clb_fleet_part {
  *   device's place among the rank's devices: the step they ran in) or, for
  *   host rows, "host_cpu" (that host's CPU model);
  * - "complete" true only when every rank's document is complete and present;
- * - "fleet": {ranks, threshold, hosts [{hostname, ranks, host}], figures
- *   [{benchmark, case, backend, precision, device_name, metric,
- *   headline, lower_is_better, ranks, sum, min, median, max, stragglers}], stragglers,
+ * - "fleet": {ranks, threshold, judged_when {calls, seconds}, hosts
+ *   [{hostname, ranks, host}], figures [{benchmark, case, backend,
+ *   precision, device_name, metric, headline, lower_is_better, ranks, sum,
+ *   min, median, max, stragglers, not_judged}], stragglers, not_judged,
  *   missing [{rank, why}]}.
  * A figure is the rows of every rank that clb_fleet_same_figure groups; its
  * statistics are over the ranks' verified values (status ok). Each such row
- * gets "fleet_median" and "straggler": a verified headline row (every row
- * but a peak width that is not its rank's best) below (1 - threshold) x
- * median, or above (1 + threshold) x median for lower-is-better metrics.
+ * gets "fleet_median", "straggler" and "judged". A verified headline row
+ * (every row but a peak width that is not its rank's best) beyond the
+ * threshold (below (1 - threshold) x median; above (1 + threshold) x median
+ * for lower-is-better metrics) is a straggler when its calls are enough
+ * (CLB_FLEET_JUDGE_MIN_*) and even its fastest call is worse than the median
+ * of the slowest calls of the other ranks with CLB_FLEET_JUDGE_MIN_CALLS or
+ * more (each call taken as the row's
+ * figure scaled by that call's time over the median call's). Beyond the
+ * threshold but not that: judged false, never a straggler. "stragglers" and
+ * "not_judged" list such ranks per figure and count them for the fleet.
  * New reference; NULL with e set when rank 0's document is not usable or
  * memory ran out. Another rank's document that the reader refuses
  * (clb_result_file_parse) is listed in "missing".

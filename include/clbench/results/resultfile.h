@@ -72,9 +72,20 @@ struct clb_result_row {
     const char *role, *phase; /* "qkv", "prefill" */
     unsigned per_layer;
     double median_s;      /* the median timed call, s (0: none) */
+    /*
+     * The row's timed calls ("times_s"), s: how many, what they add up to,
+     * the fastest, the median and the slowest; all 0 when the row has none.
+     */
+    size_t n_calls;
+    double calls_s, fastest_s, call_median_s, slowest_s;
     int slot;             /* its device's place among its rank's devices; -1: none */
     const char *host_cpu; /* a host row's CPU model; NULL otherwise */
-    bool straggler;      /* beyond the run's threshold from its figure's fleet median */
+    bool straggler;      /* judged beyond the run's threshold from its figure's fleet median */
+    /*
+     * false: beyond the threshold, but its calls too few, too short or too
+     * spread to tell it from noise (clb_fleet_merge); true when absent.
+     */
+    bool judged;
     double fleet_median; /* that median over the ranks' verified figures; 0: none */
     bool has_datasheet;  /* the row carries a datasheet object (whatever its status) */
     struct clb_result_datasheet datasheet;

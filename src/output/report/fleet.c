@@ -210,15 +210,16 @@ static void fleet_caption(FILE *out, const struct clb_fleet_figure *g, double th
     if (threshold > 0)
         fprintf(out, " · straggler: more than %.3g%% %s the median", threshold * 100.0,
                 lower ? "above" : "below");
-    for (size_t pass = 0; pass < 2; pass++) {
+    static const char *const passes[] = { " · stragglers: ", " · not judged: ", " · not drawn: " };
+    for (size_t pass = 0; pass < 3; pass++) {
         size_t k = 0;
         for (size_t i = 0; i < g->n_rows; i++) {
             const struct clb_result_row *r = g->rows[i];
-            if (pass == 0 ? !r->straggler : r->has_value)
+            if (pass == 0 ? !r->straggler : pass == 1 ? r->judged : r->has_value)
                 continue;
-            fputs(k++ ? ", " : pass == 0 ? " · stragglers: " : " · not drawn: ", out);
+            fputs(k++ ? ", " : passes[pass], out);
             rank_name(out, r);
-            if (pass == 1) {
+            if (pass == 2) {
                 fputc(' ', out);
                 svg_esc(out, r->status);
             }
@@ -244,7 +245,9 @@ static void fleet_intro(FILE *out, const struct clb_result_file *f,
     if (threshold > 0)
         fprintf(out, ", the dotted one the straggler threshold: a red bar marked "
                      "<span class=\"straggler-mark\">straggler</span> is more than %.3g%% "
-                     "worse than the median (below it, or above it where lower is better)",
+                     "worse than the median (below it, or above it where lower is better) "
+                     "with even its fastest call worse than the other ranks' slowest; one "
+                     "beyond it whose calls cannot tell it from noise is named not judged",
                 threshold * 100.0);
     fprintf(out, ". A rank without a verified figure (failed, error) is named, not drawn. Charts: "
                  "the figures with a straggler or such a rank first, then the headline ones (each "
@@ -277,6 +280,11 @@ static void fleet_table(FILE *out, const struct clb_fleet_figures *figs, const b
         for (size_t i = 0, s = 0; i < g->n_rows; i++)
             if (g->rows[i]->straggler) {
                 fputs(s++ ? ", " : "", out);
+                rank_name(out, g->rows[i]);
+            }
+        for (size_t i = 0, s = 0; i < g->n_rows; i++)
+            if (!g->rows[i]->judged) {
+                fputs(s++ ? ", " : g->n_stragglers ? "; not judged: " : "not judged: ", out);
                 rank_name(out, g->rows[i]);
             }
         fprintf(out, "</td><td>%s</td></tr>\n", drawn[k] ? "above" : "");
