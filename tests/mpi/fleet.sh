@@ -37,6 +37,7 @@ export HOST_NAME="$(hostname)"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../device/require.sh"
+. "$(dirname "$0")/ctrlc.sh"
 clb_require_device "$clbench"
 export POCL_MAX_PTHREAD_COUNT=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -167,20 +168,9 @@ kill)
 signal)
     # Ctrl-C on mpirun: it sends SIGTERM to every rank; each finishes its call in
     # flight, they agree to stop at the next step, rank 0 writes what was measured.
-    # Not under timeout(1), which would pass the signal to the ranks as well: a watchdog.
     "$mpirun" --oversubscribe -np 2 "$clbench" gemm -n 256,257,258 -b openblas \
         --no-peak --min-time 6 -o "$tmp/r.json" >"$tmp/out" 2>"$tmp/err" &
-    pid=$!
-    (sleep 150 && kill -KILL $pid) >/dev/null 2>&1 &
-    dog=$!
-    sleep 3
-    kill -INT $pid
-    wait $pid
-    rc=$?
-    pkill -P $dog sleep 2>/dev/null
-    kill $dog 2>/dev/null
-    [ $rc != 0 ] || fail "a run stopped by Ctrl-C exited 0"
-    [ $rc != 137 ] || fail "Ctrl-C made the run hang (killed by the watchdog)"
+    clb_ctrl_c $! 3 kill -INT $!
     grep -q 'interrupted by Terminated; the results measured so far were kept' "$tmp/err" ||
         fail "no line says the run was interrupted"
     jq -e '.complete == false and (.results | length == 2) and
