@@ -25,9 +25,11 @@ int clb_opt_dtype(const char *arg, void *field, struct clb_error *e);
 #define CLB_FLEET_OPTIONS(type)                                                               \
     { .name = "straggler", .metavar = "PERCENT",                                              \
       .help = "Under mpirun/srun: flag a rank's figure this far below its figure's fleet "     \
-              "median (above it for latency), more than 0% and less than 100%",               \
+              "median (above it for latency) when its calls tell it from noise (else: not "   \
+              "judged), more than 0% and less than 100%",                                     \
       .parse = clb_opt_straggler, .offset = offsetof(type, common.straggler), .def = "10%" }, \
-    { .name = "fail-on-straggler", .help = "Under mpirun/srun: exit 1 when a figure is flagged", \
+    { .name = "fail-on-straggler",                                                            \
+      .help = "Under mpirun/srun: exit 1 when a figure is flagged (never for one not judged)", \
       .offset = offsetof(type, common.fail_on_straggler) }
 
 #define CLB_BYTE_LIST_MAX 32
