@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs a test with none of the outside variables that change clbench's or its
 # libraries' behaviour: OpenBLAS's (OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE, thread
-# counts), OpenMP's, pocl's, Oclgrind's, the ICD loader's, MPI launchers' (a test inside an
+# counts), OpenMP's, pocl's, Oclgrind's, the ICD loader's, qemu-user's (a cross build's
+# emulator), MPI launchers' (a test inside an
 # outer mpirun or Slurm step would think it is one rank of a fleet), clbench's
 # own, the XDG folders, TMPDIR and the locale.
 #
@@ -22,8 +23,8 @@ clb_hermetic_clear() {
     for _clb_name in $(awk 'BEGIN { for (k in ENVIRON) print k }'); do
         case "$_clb_name" in
             OPENBLAS_* | GOTO_* | GOTOBLAS_* | OMP_* | GOMP_* | KMP_* | POCL_* | OCL_ICD_* | \
-                OPENCL_* | OCLGRIND_* | CLBENCH_* | OMPI_* | PMI_* | PMIX_* | SLURM_* | XDG_* | TMPDIR | \
-                LANG | LANGUAGE | LC_*) ;;
+                OPENCL_* | OCLGRIND_* | CLBENCH_* | OMPI_* | PMI_* | PMIX_* | SLURM_* | XDG_* | QEMU_* | \
+                TMPDIR | LANG | LANGUAGE | LC_*) ;;
             *) continue ;;
         esac
         case "$_clb_listed" in

@@ -1,7 +1,11 @@
 /* OpenBLAS's kernels against the CPU: the table of cores, the decision, the restart. */
+/* dlsym's RTLD_DEFAULT is a GNU extension. */
+#define _GNU_SOURCE
 #include "clbench/backends/blascore.h"
 
 #include <cblas.h>
+#include <ctype.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +89,59 @@ static bool arm(enum clb_cpu_level l)
     return l == CLB_CPU_NEON || l == CLB_CPU_SVE;
 }
 
+/*
+ * Parts as Linux's arch/arm64/include/asm/cputype.h names them; cores as OpenBLAS's
+ * dynamic_arm64.c picks them for each part (NeoverseN1 where the kernel has SVE off).
+ */
+static const struct clb_blas_design designs[] = {
+    { "Neoverse N1", 0x41, 0xd0c, { "NeoverseN1" } },
+    { "Neoverse V1", 0x41, 0xd40, { "NeoverseV1", "NeoverseN1" } },
+    { "Neoverse V2", 0x41, 0xd4f, { "NeoverseV2", "NeoverseV1", "NeoverseN1" } },
+    { "Neoverse N2", 0x41, 0xd49, { "NeoverseN2", "NeoverseN1" } },
+    { "A64FX", 0x46, 0x001, { "A64FX", "ARMV8SVE" } },
+};
+
+const struct clb_blas_design *clb_blas_design_for(const struct clb_cpu_id *id)
+{
+    for (size_t i = 0; id && id->known && id->midr && i < sizeof(designs) / sizeof(designs[0]);
+         i++)
+        if (designs[i].implementer == id->family && designs[i].part == id->model)
+            return &designs[i];
+    return NULL;
+}
+
+const char *clb_blas_design_core(const struct clb_blas_design *d, enum clb_cpu_level cpu,
+                                 bool (*has)(const char *core))
+{
+    enum clb_cpu_level level;
+
+    for (size_t i = 0; d && d->cores[i]; i++)
+        if (clb_blas_core_level(d->cores[i], &level) && arm(level) && arm(cpu) && level <= cpu &&
+            (!has || has(d->cores[i])))
+            return d->cores[i];
+    return NULL;
+}
+
+/* core's place in d's cores; -1 when it is none of them. */
+static int design_rank(const struct clb_blas_design *d, const char *core)
+{
+    for (int i = 0; d->cores[i]; i++)
+        if (!strcasecmp(d->cores[i], core))
+            return i;
+    return -1;
+}
+
+bool clb_blas_core_older_on(const struct clb_blas_design *d, const char *best, const char *core,
+                            enum clb_cpu_level core_level, enum clb_cpu_level cpu)
+{
+    if (clb_blas_core_older(core_level, cpu))
+        return true;
+    if (!d || !best || !core || !arm(core_level) || !strcasecmp(core, best))
+        return false;
+    const int rank = design_rank(d, core);
+    return rank < 0 || rank > design_rank(d, best);
+}
+
 bool clb_blas_core_older(enum clb_cpu_level core, enum clb_cpu_level cpu)
 {
     /* bf16 instructions do nothing for fp32 and fp64 GEMM. */
@@ -107,7 +164,8 @@ const char *clb_blas_core_source_name(enum clb_blas_core_source s)
 }
 
 void clb_blas_core_decide(const char *mode, const char *current, const char *user_coretype,
-                          enum clb_cpu_level cpu, struct clb_blas_core_decision *out)
+                          enum clb_cpu_level cpu, const struct clb_blas_design *design,
+                          bool (*has)(const char *core), struct clb_blas_core_decision *out)
 {
     enum clb_cpu_level level;
     const char *better;
@@ -124,8 +182,9 @@ void clb_blas_core_decide(const char *mode, const char *current, const char *use
         }
         return;
     }
-    if (user_coretype || !clb_blas_core_level(current, &level) ||
-        !clb_blas_core_older(level, cpu) || !(better = clb_blas_core_for(cpu)) ||
+    better = design ? clb_blas_design_core(design, cpu, has) : clb_blas_core_for(cpu);
+    if (user_coretype || !clb_blas_core_level(current, &level) || !better ||
+        !clb_blas_core_older_on(design, better, current, level, cpu) ||
         !strcasecmp(better, current))
         return;
     out->switch_core = true;
@@ -139,6 +198,33 @@ static bool dynamic_arch(void)
     return strstr(openblas_get_config(), "DYNAMIC_ARCH") != NULL;
 }
 
+/* A DYNAMIC_ARCH OpenBLAS exports each core's kernel table as gotoblas_CORE ("gotoblas_NEOVERSEV1"). */
+static bool openblas_has(const char *core)
+{
+    char sym[48] = "gotoblas_";
+    size_t n = strlen(sym);
+
+    for (const char *c = core; *c && n + 1 < sizeof(sym); c++)
+        sym[n++] = (char)toupper((unsigned char)*c);
+    sym[n] = '\0';
+    return dlsym(RTLD_DEFAULT, sym) != NULL;
+}
+
+/* The probe, where the library's tables can be seen at all (its generic core's); else any core. */
+static bool (*core_probe(void))(const char *)
+{
+    return openblas_has("ARMV8") || openblas_has("PRESCOTT") ? openblas_has : NULL;
+}
+
+/* The host's Arm design (clbench/util/cpu.h's MIDR, or its test hook). */
+static const struct clb_blas_design *host_design(void)
+{
+    struct clb_cpu_id id;
+
+    clb_cpu_id_detect(&id);
+    return clb_blas_design_for(&id);
+}
+
 static struct clb_blas_core_state state;
 static bool state_ready;
 
@@ -146,11 +232,21 @@ static bool state_ready;
 static void finish_state(const char *mode)
 {
     struct clb_blas_core_state *s = &state;
-    const char *cpu = clb_cpu_level_name(s->cpu_level);
-    const char *better = clb_blas_core_for(s->cpu_level);
+    const struct clb_blas_design *design = host_design();
+    char cpu[64];
+    const char *better;
 
+    s->design = design ? design->name : NULL;
+    better = design ? clb_blas_design_core(design, s->cpu_level, core_probe())
+                    : clb_blas_core_for(s->cpu_level);
+    snprintf(s->best, sizeof(s->best), "%s", better ? better : "");
+    if (design)
+        snprintf(cpu, sizeof(cpu), "%s (%s)", design->name, clb_cpu_level_name(s->cpu_level));
+    else
+        snprintf(cpu, sizeof(cpu), "%s", clb_cpu_level_name(s->cpu_level));
     s->core_known = clb_blas_core_level(s->core, &s->core_level);
-    s->older = s->core_known && clb_blas_core_older(s->core_level, s->cpu_level);
+    s->older = s->core_known &&
+               clb_blas_core_older_on(design, better, s->core, s->core_level, s->cpu_level);
     s->warn = s->older;
     state_ready = true;
     if (s->requested[0] && strcasecmp(s->requested, s->core) != 0) {
@@ -326,7 +422,7 @@ int clb_blas_core_apply(const char *mode, char **argv, char *why, size_t why_len
         return -1;
     }
     snprintf(current, sizeof(current), "%s", state.core);
-    clb_blas_core_decide(mode, current, user, state.cpu_level, &d);
+    clb_blas_core_decide(mode, current, user, state.cpu_level, host_design(), core_probe(), &d);
     if (d.switch_core && !dynamic_arch()) {
         /* One target only: OPENBLAS_CORETYPE would be ignored; the note already says so. */
         d.switch_core = false;

@@ -16,13 +16,13 @@ static const struct clb_host_peak_variant *const variants[] = {
 #if defined(__x86_64__)
     &clb_hp_avx512f_fp32, &clb_hp_avx2_fp32, &clb_hp_sse2_fp32,
 #elif defined(__aarch64__)
-    &clb_hp_neon_fp32,
+    &clb_hp_sve_fp32, &clb_hp_neon_fp32,
 #endif
     &clb_hp_scalar_fp32,
 #if defined(__x86_64__)
     &clb_hp_avx512f_fp64, &clb_hp_avx2_fp64, &clb_hp_sse2_fp64,
 #elif defined(__aarch64__)
-    &clb_hp_neon_fp64,
+    &clb_hp_sve_fp64, &clb_hp_neon_fp64,
 #endif
     &clb_hp_scalar_fp64,
 };
@@ -73,10 +73,15 @@ const struct clb_host_peak_variant *clb_host_peak_pick(const struct clb_cpu_isa 
     return NULL;
 }
 
+unsigned clb_host_peak_lanes(const struct clb_host_peak_variant *v)
+{
+    return v->lanes_now ? v->lanes_now() : v->lanes;
+}
+
 double clb_host_peak_flops(const struct clb_host_peak_variant *v, unsigned threads,
                            uint64_t rounds)
 {
-    return (double)threads * (double)rounds * v->acc * v->lanes * 2.0;
+    return (double)threads * (double)rounds * v->acc * clb_host_peak_lanes(v) * 2.0;
 }
 
 uint64_t clb_host_peak_max_rounds(const char *precision)
@@ -98,7 +103,7 @@ bool clb_host_peak_check(const struct clb_host_peak_variant *v, const void *valu
                          uint64_t rounds, char *why, size_t why_len)
 {
     const bool fp64 = is_fp64(v->precision);
-    const size_t per_thread = (size_t)v->acc * v->lanes;
+    const size_t lanes = clb_host_peak_lanes(v), per_thread = (size_t)v->acc * lanes;
     size_t wrong = 0, first = 0;
     double first_got = 0, first_want = 0;
 
@@ -116,7 +121,7 @@ bool clb_host_peak_check(const struct clb_host_peak_variant *v, const void *valu
     snprintf(why, why_len,
              "%zu of %zu lanes wrong; first: thread %zu, accumulator %zu, lane %zu holds %.*g, "
              "expected %.*g (%+.0f rounds)",
-             wrong, n, first / per_thread, first % per_thread / v->lanes, first % v->lanes,
+             wrong, n, first / per_thread, first % per_thread / lanes, first % lanes,
              fp64 ? 17 : 9, first_got, fp64 ? 17 : 9, first_want,
              (first_got - first_want) / clb_host_peak_expected(v->precision, 1, 0));
     return false;
@@ -269,7 +274,7 @@ int clb_host_peak_call(const struct clb_host_peak_variant *v, unsigned threads, 
                        void *values, double *seconds, char *why, size_t why_len)
 {
     const bool fp64 = is_fp64(v->precision);
-    const size_t per_thread = (size_t)v->acc * v->lanes;
+    const size_t per_thread = (size_t)v->acc * clb_host_peak_lanes(v);
     const size_t n = (size_t)threads * per_thread;
     union coefficients aq;
 
@@ -311,7 +316,7 @@ struct fma_clock_call {
  * seconds. */
 static double fma_chunk(const struct fma_clock_call *c, unsigned thread, uint64_t rounds)
 {
-    const size_t per_thread = (size_t)c->v->acc * c->v->lanes;
+    const size_t per_thread = (size_t)c->v->acc * clb_host_peak_lanes(c->v);
 
     set_starts(c->v, c->values, thread * per_thread, per_thread);
     const double t0 = clb_now_s();
@@ -323,7 +328,7 @@ static void fma_clock_thread(void *ctx, unsigned thread)
 {
 #if CLB_HP_HAS_ADD_CHAIN
     struct fma_clock_call *c = ctx;
-    const size_t per_thread = (size_t)c->v->acc * c->v->lanes;
+    const size_t per_thread = (size_t)c->v->acc * clb_host_peak_lanes(c->v);
     const uint64_t want = thread + CLB_HP_ADDS_PER_ITERATION * c->iterations;
     const uint64_t most = clb_host_peak_max_rounds(c->v->precision);
     uint64_t rounds = 1024;
@@ -365,7 +370,7 @@ double clb_host_fma_clock_ghz(const struct clb_host_peak_variant *v, unsigned th
                               double chunk_s, unsigned windows, double *under_fma, char *why,
                               size_t why_len)
 {
-    const size_t per_thread = (size_t)v->acc * v->lanes;
+    const size_t per_thread = (size_t)v->acc * clb_host_peak_lanes(v);
     const size_t n = (size_t)threads * per_thread;
     const size_t elem = is_fp64(v->precision) ? sizeof(double) : sizeof(float);
     union coefficients aq;
@@ -464,7 +469,7 @@ static void measure(const struct clb_host_peak_variant *v, unsigned threads,
 {
     const double target = opt->target_s > 0 ? opt->target_s : 0.02;
     const unsigned runs = opt->runs ? opt->runs : 1;
-    const size_t n = (size_t)threads * v->acc * v->lanes;
+    const size_t n = (size_t)threads * v->acc * clb_host_peak_lanes(v);
     uint64_t rounds = 1024;
     double seconds = 0;
     char why[sizeof(row->reason) - 32];
@@ -500,7 +505,7 @@ static void measure(const struct clb_host_peak_variant *v, unsigned threads,
             goto wrong;
     }
     row->launch = (struct clb_micro_launch){ .global_size = threads, .rounds = rounds,
-                                            .width = v->lanes, .chains = v->acc };
+                                            .width = clb_host_peak_lanes(v), .chains = v->acc };
     /* The clock during the FMA run: 40 windows, each after about 1 ms of this kernel (some
      * 45 ms). Not measured: clock_ghz stays 0 and no peak is derived. */
     if (CLB_HP_HAS_ADD_CHAIN && !clb_interrupted()) {
@@ -510,7 +515,7 @@ static void measure(const struct clb_host_peak_variant *v, unsigned threads,
     }
     int len = snprintf(row->check, sizeof(row->check),
                        "%u threads x %u x %u lanes x %llu rounds, every lane exact", threads,
-                       v->acc, v->lanes, (unsigned long long)rounds);
+                       v->acc, clb_host_peak_lanes(v), (unsigned long long)rounds);
     if (seconds < target && len > 0 && (size_t)len < sizeof(row->check))
         snprintf(row->check + len, sizeof(row->check) - (size_t)len,
                  "; rounds capped by exactness: %.1f ms a call", seconds * 1e3);
@@ -555,7 +560,7 @@ int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_resu
                 return -1;
             row->backend = "host";
             row->precision = v->precision;
-            row->width = v->lanes;
+            row->width = clb_host_peak_lanes(v);
             snprintf(row->case_, sizeof(row->case_), "%s %s", v->precision, v->name);
             if (!supported) {
                 row->status = CLB_ROW_UNAVAILABLE;
@@ -564,7 +569,8 @@ int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_resu
                 continue;
             }
             /* More threads than the exactness bound has lanes for only on absurd machines. */
-            uint64_t fit = clb_host_peak_max_lanes(v->precision) / ((uint64_t)v->acc * v->lanes);
+            uint64_t fit =
+                clb_host_peak_max_lanes(v->precision) / ((uint64_t)v->acc * clb_host_peak_lanes(v));
             measure(v, cpus < fit ? cpus : (unsigned)fit, opt, row);
             measured = true;
         }

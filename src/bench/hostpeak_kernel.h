@@ -67,6 +67,7 @@ extern const struct clb_host_peak_variant clb_hp_avx2_fp32, clb_hp_avx2_fp64;
 extern const struct clb_host_peak_variant clb_hp_sse2_fp32, clb_hp_sse2_fp64;
 #endif
 #if defined(__aarch64__)
+extern const struct clb_host_peak_variant clb_hp_sve_fp32, clb_hp_sve_fp64;
 extern const struct clb_host_peak_variant clb_hp_neon_fp32, clb_hp_neon_fp64;
 #endif
 

@@ -114,8 +114,12 @@ static int write_cores(FILE *out, const struct clb_datasheet *d)
                  "the clock clbench measures; a hybrid part's P- and E-cores (P, E) are counted "
                  "apart and summed. FP32/CYCLE: per core, at the units' full width.");
     if (id.known) {
-        fprintf(out, " This host: %s family 0x%x model 0x%x, %s%s", id.vendor, id.family,
-                id.model, mine ? mine->name : "no core design in the table",
+        if (id.midr) /* Arm: the table's family and model are MIDR's implementer and part */
+            fprintf(out, " This host: %s implementer 0x%02x part 0x%03x r%up%u", id.vendor,
+                    id.family, id.model, id.variant, id.revision);
+        else
+            fprintf(out, " This host: %s family 0x%x model 0x%x", id.vendor, id.family, id.model);
+        fprintf(out, ", %s%s", mine ? mine->name : "no core design in the table",
                 mine && !mine->fma_units ? " (FMA units differ by part)" : "");
         unsigned p, e;
         if (mine && mine->e_fma_units && clb_cpu_count_core_types(&p, &e))

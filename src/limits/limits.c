@@ -88,8 +88,13 @@ static struct clb_datasheet_ref derived_ref(const struct clb_micro_results *micr
     unsigned p_cores = clb_cpu_count_cores(), e_cores = 0;
     if (core && core->e_fma_units && !clb_cpu_count_core_types(&p_cores, &e_cores))
         p_cores = e_cores = 0;
-    const double per_cycle = clb_ds_core_cpu_flops_per_cycle(
-        core, clb_cpu_level_fma_bits(clb_cpu_isa_level(&isa)), elem_bits, p_cores, e_cores);
+    /* SVE's FMA is as wide as the vector length this process runs (the host peak's SVE
+     * kernel's): 512 bits on an A64FX, 128 on a Neoverse V2. */
+    const enum clb_cpu_level level = clb_cpu_isa_level(&isa);
+    const unsigned isa_bits = level == CLB_CPU_SVE && isa.sve_bits ? isa.sve_bits
+                                                                   : clb_cpu_level_fma_bits(level);
+    const double per_cycle =
+        clb_ds_core_cpu_flops_per_cycle(core, isa_bits, elem_bits, p_cores, e_cores);
     if (ghz <= 0 || per_cycle <= 0 || share <= 0)
         return ref;
     /* Per core: the mean over both kinds, so that cores x flops_per_cycle stays the sum. */

@@ -10,6 +10,7 @@
 
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #endif
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -92,6 +93,19 @@ static void lower_to(struct clb_cpu_isa *isa, enum clb_cpu_level max)
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
         if (flags[i].level > max)
             *flags[i].flag = false;
+    if (!isa->sve)
+        isa->sve_bits = 0;
+}
+
+/* The vector length Linux gives this thread (inherited by the threads it creates). */
+static unsigned sve_bits(void)
+{
+#if defined(__aarch64__) && defined(__linux__) && defined(PR_SVE_GET_VL)
+    const int vl = prctl(PR_SVE_GET_VL, 0, 0, 0, 0);
+    return vl < 0 ? 0 : (unsigned)(vl & PR_SVE_VL_LEN_MASK) * 8;
+#else
+    return 0;
+#endif
 }
 
 void clb_cpu_isa_detect(struct clb_cpu_isa *isa)
@@ -120,6 +134,9 @@ void clb_cpu_isa_detect(struct clb_cpu_isa *isa)
     isa->sve = (getauxval(AT_HWCAP) & HWCAP_SVE) != 0;
 #endif
 #endif
+    isa->sve_bits = isa->sve ? sve_bits() : 0;
+    if (!isa->sve_bits)
+        isa->sve = false; /* a length the OS does not tell is no kernel's to guess */
     const char *fake = getenv("CLBENCH_FAKE_CPU_ISA");
     enum clb_cpu_level max;
     if (fake && clb_cpu_level_parse(fake, &max))
@@ -165,12 +182,117 @@ static bool fake_cpu_id(struct clb_cpu_id *id)
     return true;
 }
 
+/* Arm's implementer codes, MIDR_EL1[31:24], by Linux's names (arch/arm64/include/asm/cputype.h). */
+static const struct {
+    unsigned code;
+    const char *name;
+} arm_implementers[] = {
+    { 0x41, "ARM" },       { 0x42, "Broadcom" }, { 0x43, "Cavium" },   { 0x46, "Fujitsu" },
+    { 0x48, "HiSilicon" }, { 0x4e, "NVIDIA" },   { 0x50, "APM" },      { 0x51, "Qualcomm" },
+    { 0x61, "Apple" },     { 0x6d, "Microsoft" }, { 0xc0, "Ampere" },
+};
+
+/* MIDR_EL1: implementer [31:24], variant [23:20], architecture [19:16], part [15:4], revision [3:0]. */
+static void from_midr(struct clb_cpu_id *id, unsigned long midr)
+{
+    const unsigned implementer = (unsigned)(midr >> 24) & 0xff;
+    const char *name = "unknown";
+
+    for (size_t i = 0; i < sizeof(arm_implementers) / sizeof(arm_implementers[0]); i++)
+        if (arm_implementers[i].code == implementer)
+            name = arm_implementers[i].name;
+    *id = (struct clb_cpu_id){ .known = true, .family = implementer,
+                               .model = (unsigned)(midr >> 4) & 0xfff, .midr = true,
+                               .variant = (unsigned)(midr >> 20) & 0xf,
+                               .revision = (unsigned)midr & 0xf };
+    snprintf(id->vendor, sizeof(id->vendor), "%s", name);
+}
+
+/* A hex number of at most 32 bits ("0x410fd0c1", "0x00000000410fd0c1" as sysfs writes it). */
+static bool parse_midr(const char *s, unsigned long *midr)
+{
+    char *end;
+    unsigned long long v;
+
+    if (!s || !*s)
+        return false;
+    v = strtoull(s, &end, 16);
+    while (*end == '\n' || *end == ' ')
+        end++;
+    if (end == s || *end || v > 0xffffffffull)
+        return false;
+    *midr = (unsigned long)v;
+    return true;
+}
+
+#if defined(__aarch64__) && defined(__linux__)
+/* /proc/cpuinfo's first "CPU implementer", "CPU variant", "CPU part" and "CPU revision". */
+static bool cpuinfo_midr(unsigned long *midr)
+{
+    static const char *const keys[] = { "CPU implementer", "CPU variant", "CPU part",
+                                        "CPU revision" };
+    static const unsigned shifts[] = { 24, 20, 4, 0 };
+    unsigned long fields[4];
+    bool seen[4] = { false };
+    char line[256];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+
+    if (!f)
+        return false;
+    while (fgets(line, sizeof(line), f) && !(seen[0] && seen[1] && seen[2] && seen[3]))
+        for (int k = 0; k < 4; k++) {
+            const size_t n = strlen(keys[k]);
+            const char *colon = strchr(line, ':');
+            if (!seen[k] && !strncmp(line, keys[k], n) && colon && strspn(line + n, " \t") ==
+                                                                       (size_t)(colon - line - n)) {
+                fields[k] = strtoul(colon + 1, NULL, 0);
+                seen[k] = true;
+            }
+        }
+    fclose(f);
+    if (!seen[0] || !seen[2])
+        return false;
+    *midr = 0;
+    for (int k = 0; k < 4; k++)
+        *midr |= seen[k] ? fields[k] << shifts[k] : 0;
+    return true;
+}
+
+/* MRS where the kernel traps and emulates it for EL0, else sysfs, else /proc/cpuinfo. */
+static bool read_midr(unsigned long *midr)
+{
+    char buf[64];
+
+#if defined(HWCAP_CPUID)
+    if (getauxval(AT_HWCAP) & HWCAP_CPUID) {
+        uint64_t v;
+        __asm__ volatile("mrs %0, midr_el1" : "=r"(v));
+        *midr = (unsigned long)(v & 0xffffffffu);
+        return true;
+    }
+#endif
+    if (read_line("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", buf,
+                  sizeof(buf)) && parse_midr(buf, midr))
+        return true;
+    return cpuinfo_midr(midr);
+}
+#endif
+
 void clb_cpu_id_detect(struct clb_cpu_id *id)
 {
+    unsigned long midr;
+
     memset(id, 0, sizeof(*id));
     if (fake_cpu_id(id))
         return;
-#if defined(__x86_64__) || defined(__i386__)
+    if (parse_midr(getenv("CLBENCH_FAKE_MIDR"), &midr)) {
+        from_midr(id, midr);
+        return;
+    }
+#if defined(__aarch64__) && defined(__linux__)
+    if (read_midr(&midr))
+        from_midr(id, midr);
+#elif defined(__x86_64__) || defined(__i386__)
     unsigned a, b, c, d;
     if (!__get_cpuid(0, &a, &b, &c, &d))
         return;

@@ -17,11 +17,11 @@ bad() { echo "FAIL: $*"; fail=1; }
 out=$(env -i PATH="$PATH" HOME=/h CLBENCH_HERMETIC='CLBENCH_FAKE_CPU_ID CLBENCH_FAULT_ALLOC' \
     OPENBLAS_CORETYPE=Haswell OPENBLAS_L2_SIZE=512 OMP_NUM_THREADS=1 GOTO_NUM_THREADS=1 \
     POCL_DEBUG=all OCLGRIND_QUICK=1 OCL_ICD_VENDORS=/elsewhere SLURM_STEP_NUM_TASKS=4 PMI_SIZE=4 \
-    XDG_CACHE_HOME=/x TMPDIR=/t LANG=de_DE.UTF-8 CLBENCH_ICD=/x.so \
+    XDG_CACHE_HOME=/x TMPDIR=/t LANG=de_DE.UTF-8 CLBENCH_ICD=/x.so QEMU_CPU=a64fx \
     CLBENCH_FAULT_ALLOC=@clbench-unset@ CLBENCH_FAKE_CPU_ID=AuthenticAMD:0x1a:0x2 KEEP_ME=1 \
     sh "$root/tests/hermetic.sh" env)
 for v in OPENBLAS_CORETYPE OPENBLAS_L2_SIZE OMP_NUM_THREADS GOTO_NUM_THREADS POCL_DEBUG OCLGRIND_QUICK \
-    OCL_ICD_VENDORS SLURM_STEP_NUM_TASKS PMI_SIZE XDG_CACHE_HOME TMPDIR LANG CLBENCH_ICD \
+    OCL_ICD_VENDORS SLURM_STEP_NUM_TASKS PMI_SIZE XDG_CACHE_HOME TMPDIR LANG CLBENCH_ICD QEMU_CPU \
     CLBENCH_FAULT_ALLOC CLBENCH_HERMETIC; do
     printf '%s\n' "$out" | grep -q "^$v=" && bad "hermetic.sh kept $v"
 done
@@ -30,7 +30,7 @@ for kv in CLBENCH_FAKE_CPU_ID=AuthenticAMD:0x1a:0x2 KEEP_ME=1 HOME=/h LC_ALL=C; 
 done
 
 # 2. This test's own environment (it sets nothing of those families).
-families='^(OPENBLAS_|GOTO_|GOTOBLAS_|OMP_|GOMP_|KMP_|POCL_|OCL_ICD_|OPENCL_|OCLGRIND_|CLBENCH_|OMPI_|PMI_|PMIX_|SLURM_|XDG_|TMPDIR=|LANG=|LANGUAGE=)'
+families='^(OPENBLAS_|GOTO_|GOTOBLAS_|OMP_|GOMP_|KMP_|POCL_|OCL_ICD_|OPENCL_|OCLGRIND_|CLBENCH_|OMPI_|PMI_|PMIX_|SLURM_|XDG_|QEMU_|TMPDIR=|LANG=|LANGUAGE=)'
 leaked=$(env | grep -E "$families" | cut -d= -f1 | tr '\n' ' ')
 [ -z "$leaked" ] || bad "outside variables reached a test: $leaked"
 [ "${LC_ALL-}" = C ] || bad "LC_ALL is '${LC_ALL-}', not C"
@@ -48,7 +48,7 @@ read_by_name=$(grep -rhoE '(getenv|env_count)\("[A-Z][A-Z0-9_]*"\)' "$root/src" 
 in_families() {
     case "$1" in
         OPENBLAS_* | GOTO_* | GOTOBLAS_* | OMP_* | GOMP_* | KMP_* | POCL_* | OCL_ICD_* | OPENCL_* | \
-            OCLGRIND_* | CLBENCH_* | OMPI_* | PMI_* | PMIX_* | SLURM_* | XDG_* | TMPDIR) return 0 ;;
+            OCLGRIND_* | CLBENCH_* | OMPI_* | PMI_* | PMIX_* | SLURM_* | XDG_* | QEMU_* | TMPDIR) return 0 ;;
     esac
     return 1
 }
@@ -62,7 +62,7 @@ for v in $(printf '%s\n' "$read_by_name" | sort -u); do
     esac
 done
 # Set by a test, in an env: list or as a VAR=value argument (of env or a script).
-set_by_tests=$(grep -rhoE "['\" ](OPENBLAS|GOTO|OMP|GOMP|KMP|POCL|OCL_ICD|OPENCL|OCLGRIND|CLBENCH|OMPI|PMI|PMIX|SLURM|XDG)_[A-Z0-9_]*=|['\" ]TMPDIR=" \
+set_by_tests=$(grep -rhoE "['\" ](OPENBLAS|GOTO|OMP|GOMP|KMP|POCL|OCL_ICD|OPENCL|OCLGRIND|CLBENCH|OMPI|PMI|PMIX|SLURM|XDG|QEMU)_[A-Z0-9_]*=|['\" ]TMPDIR=" \
     "$root/tests" --include=meson.build | grep -oE '[A-Z][A-Z0-9_]*'
     grep -rhoE "\.set\('[A-Z][A-Z0-9_]*'" "$root/tests" --include=meson.build | grep -oE '[A-Z][A-Z0-9_]*' |
         while read -r v; do in_families "$v" && echo "$v"; done)

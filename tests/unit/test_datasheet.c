@@ -283,6 +283,28 @@ static void cpu_cores(void **state)
         { "GenuineIntel", 6, 0x01, NULL, 512, 32, 0 },
         { "AuthenticAMD", 6, 0xCF, NULL, 512, 32, 0 },               /* vendor counts */
         { "CentaurHauls", 6, 0x0F, NULL, 128, 32, 0 },
+        /* Arm, by MIDR: vendor the implementer's name, family its code, model the part.
+         * Neoverse N1 (Graviton2, Altra): 2 x 128-bit NEON FMA = 2 x 4 x 2 fp32. */
+        { "ARM", 0x41, 0xd0c, "Arm Neoverse N1", 128, 32, 2 * 4 * 2 },
+        { "ARM", 0x41, 0xd0c, "Arm Neoverse N1", 128, 64, 2 * 2 * 2 },
+        /* Neoverse V1 (Graviton3): 4 x 128 NEON = 2 x 256 SVE: 32 fp32 flops with NEON
+         * (128) and with SVE at its 256-bit length alike. */
+        { "ARM", 0x41, 0xd40, "Arm Neoverse V1", 128, 32, 4 * 4 * 2 },
+        { "ARM", 0x41, 0xd40, "Arm Neoverse V1", 256, 32, 2 * 8 * 2 },
+        { "ARM", 0x41, 0xd40, "Arm Neoverse V1", 256, 64, 2 * 4 * 2 },
+        /* Neoverse V2 (Grace, Graviton4): 4 x 128 for NEON and SVE2 (128-bit length). */
+        { "ARM", 0x41, 0xd4f, "Arm Neoverse V2", 128, 32, 4 * 4 * 2 },
+        { "ARM", 0x41, 0xd4f, "Arm Neoverse V2", 128, 64, 4 * 2 * 2 },
+        /* Neoverse N2: 2 x 128. */
+        { "ARM", 0x41, 0xd49, "Arm Neoverse N2", 128, 32, 2 * 4 * 2 },
+        /* A64FX: 2 x 512-bit SVE; NEON's 128 bits on the same two pipes. */
+        { "Fujitsu", 0x46, 0x001, "Fujitsu A64FX", 512, 64, 2 * 8 * 2 },
+        { "Fujitsu", 0x46, 0x001, "Fujitsu A64FX", 512, 32, 2 * 16 * 2 },
+        { "Fujitsu", 0x46, 0x001, "Fujitsu A64FX", 128, 32, 2 * 4 * 2 },
+        { "ARM", 0x41, 0xd0b, NULL, 128, 32, 0 },    /* Cortex-A76: no row */
+        { "ARM", 0x46, 0x001, NULL, 512, 32, 0 },    /* the vendor name and code go together */
+        { "Fujitsu", 0x41, 0xd0c, NULL, 128, 32, 0 },
+        { "unknown", 0x00, 0x051, NULL, 128, 32, 0 }, /* qemu's "max" */
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const struct clb_ds_core *c =

@@ -130,9 +130,70 @@ static void fake_isa_lowers_and_dispatch_follows(void **state)
     detect_with("sse3", &isa);
     assert_false(isa.ssse3);
     assert_int_equal(clb_cpu_isa_level(&isa), real.sse3 ? CLB_CPU_SSE3 : CLB_CPU_SSE2);
+#elif defined(__aarch64__)
+    /* neon lowers an SVE CPU to NEON, and its vector length with it. */
+    detect_with("neon", &isa);
+    assert_int_equal(clb_cpu_isa_level(&isa), CLB_CPU_NEON);
+    assert_false(isa.sve);
+    assert_int_equal(isa.sve_bits, 0);
+    assert_string_equal(clb_host_peak_pick(&isa, "fp32")->name, "neon");
+    assert_string_equal(clb_host_peak_pick(&isa, "fp64")->name, "neon");
+    /* A level of another architecture is ignored. */
+    detect_with("sse2", &isa);
+    assert_int_equal(clb_cpu_isa_level(&isa), clb_cpu_isa_level(&real));
+    assert_int_equal(isa.sve_bits, real.sve_bits);
 #else
     skip();
 #endif
+}
+
+/*
+ * The SVE length this run expects (the test's argument sve-bits=N, 0 for a CPU without SVE),
+ * set where the emulator gives one: -1, not told.
+ */
+static long want_sve_bits = -1;
+
+/* The kernel that runs is SVE's at the OS's vector length, or NEON's without SVE; every
+ * lane of every thread exact, the row's width the length's lanes. */
+static void sve_at_the_os_vector_length(void **state)
+{
+    struct clb_cpu_isa isa;
+    static const char *const precisions[] = { "fp32", "fp64" };
+
+    (void)state;
+    if (want_sve_bits < 0)
+        skip();
+    detect_with(NULL, &isa);
+    assert_int_equal(isa.sve_bits, want_sve_bits);
+    assert_int_equal(isa.sve, want_sve_bits > 0);
+    assert_int_equal(clb_cpu_isa_level(&isa), want_sve_bits ? CLB_CPU_SVE : CLB_CPU_NEON);
+    for (size_t p = 0; p < 2; p++) {
+        const unsigned elem_bits = p ? 64 : 32;
+        const struct clb_host_peak_variant *v = clb_host_peak_pick(&isa, precisions[p]);
+        assert_string_equal(v->name, want_sve_bits ? "sve" : "neon");
+        assert_int_equal(clb_host_peak_lanes(v), want_sve_bits ? want_sve_bits / elem_bits
+                                                               : 128 / elem_bits);
+        struct clb_micro_options opt = { .runs = 1, .target_s = 0.001, .precisions = &precisions[p],
+                                         .n_precisions = 1 };
+        struct clb_micro_results res = { 0 };
+        assert_int_equal(clb_host_peak_run(&opt, &res), 0);
+        assert_int_equal(res.n_rows, 1);
+        char want_case[32];
+        snprintf(want_case, sizeof(want_case), "%s %s", precisions[p], v->name);
+        assert_string_equal(res.rows[0].case_, want_case);
+        assert_int_equal(res.rows[0].width, clb_host_peak_lanes(v));
+        assert_int_equal(res.rows[0].status, CLB_ROW_OK);
+        assert_non_null(strstr(res.rows[0].check, "every lane exact"));
+        clb_micro_results_finish(&res);
+        /* The clock chain beside this kernel: its add chain and last chunk checked exactly (the
+         * figure itself means nothing under an emulator). */
+        char why[256] = "";
+        double under_fma = 0;
+        const double ghz = clb_host_fma_clock_ghz(v, 2, 0.0005, 2, &under_fma, why, sizeof(why));
+        if (!(ghz > 0))
+            fail_msg("%s %s: no clock: %s", v->precision, v->name, why);
+        assert_true(under_fma > 0 && under_fma <= 1);
+    }
 }
 
 static void variant_table_is_complete(void **state)
@@ -146,7 +207,12 @@ static void variant_table_is_complete(void **state)
     for (size_t i = 0; i < n; i++) {
         assert_non_null(v[i]->name);
         assert_true(!strcmp(v[i]->precision, "fp32") || !strcmp(v[i]->precision, "fp64"));
-        assert_true(v[i]->lanes >= 1 && v[i]->acc >= 1);
+        /* A width of its own, or the OS's (SVE: none on a CPU without it). */
+        assert_true(v[i]->acc >= 1 && (v[i]->lanes >= 1) != (v[i]->lanes_now != NULL));
+        struct clb_cpu_isa isa;
+        clb_cpu_isa_detect(&isa);
+        if (v[i]->supported(&isa))
+            assert_true(clb_host_peak_lanes(v[i]) >= 1);
         assert_non_null(v[i]->supported);
         assert_non_null(v[i]->kernel);
         scalar32 |= !strcmp(v[i]->name, "scalar") && !strcmp(v[i]->precision, "fp32");
@@ -172,7 +238,7 @@ static uint64_t multiply_adds_done(const struct clb_host_peak_variant *v, unsign
 {
     enum { GUARD = 64 };
     const bool fp64 = !strcmp(v->precision, "fp64");
-    const size_t n = (size_t)threads * v->acc * v->lanes;
+    const size_t n = (size_t)threads * v->acc * clb_host_peak_lanes(v);
     const double q = clb_host_peak_expected(v->precision, 1, 0);
     void *values = calloc(n + GUARD, sizeof(double));
     char why[256];
@@ -273,7 +339,7 @@ static void every_supported_variant_verifies(void **state)
             continue;
         const unsigned threads = 3;
         const uint64_t rounds = 1000;
-        size_t lanes = (size_t)threads * v[i]->acc * v[i]->lanes;
+        size_t lanes = (size_t)threads * v[i]->acc * clb_host_peak_lanes(v[i]);
         void *values = calloc(lanes, sizeof(double));
         double seconds = -1;
         assert_non_null(values);
@@ -332,7 +398,7 @@ static void run_fills_rows(void **state)
     char want[64];
     snprintf(want, sizeof(want), "fp32 %s", clb_host_peak_pick(&isa, "fp32")->name);
     assert_string_equal(res.rows[0].case_, want);
-    assert_int_equal(res.rows[0].width, clb_host_peak_pick(&isa, "fp32")->lanes);
+    assert_int_equal(res.rows[0].width, clb_host_peak_lanes(clb_host_peak_pick(&isa, "fp32")));
     /* The clock, measured during the row's own FMA run: nearly all of its time was FMA
      * (test_hostclock holds its value against the system's figure). */
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -384,7 +450,7 @@ static void *right_values(const struct clb_host_peak_variant *v, unsigned thread
                           uint64_t rounds, size_t *n)
 {
     const bool fp64 = !strcmp(v->precision, "fp64");
-    *n = (size_t)threads * v->acc * v->lanes;
+    *n = (size_t)threads * v->acc * clb_host_peak_lanes(v);
     void *values = calloc(*n, sizeof(double));
     assert_non_null(values);
     for (size_t i = 0; i < *n; i++) {
@@ -415,13 +481,15 @@ static void corrupted_results_fail(void **state)
     for (size_t k = 0; k < nv; k++) {
         const uint64_t rounds = 4096;
         const double q = clb_host_peak_expected(v[k]->precision, 1, 0);
-        const size_t per_thread = (size_t)v[k]->acc * v[k]->lanes;
+        const size_t per_thread = (size_t)v[k]->acc * clb_host_peak_lanes(v[k]);
         size_t n;
+        if (!per_thread)
+            continue; /* SVE on a CPU without it: no length, no lanes */
         void *values = right_values(v[k], 2, rounds, &n);
 
         assert_true(clb_host_peak_check(v[k], values, n, rounds, why, sizeof(why)));
         /* One lane one round short. */
-        size_t lane = per_thread + v[k]->lanes + (v[k]->lanes > 1);
+        size_t lane = per_thread + clb_host_peak_lanes(v[k]) + (clb_host_peak_lanes(v[k]) > 1);
         set_lane(v[k], values, lane, clb_host_peak_expected(v[k]->precision, lane, rounds) - q);
         assert_false(clb_host_peak_check(v[k], values, n, rounds, why, sizeof(why)));
         assert_non_null(strstr(why, "1 of "));
@@ -527,8 +595,17 @@ static void smt_share_by_cores(void **state)
     unsetenv("CLBENCH_FAKE_CPU_TOPOLOGY");
 }
 
-int main(void)
+/* Usage: test_hostpeak [sve-bits=N]   (N: the SVE vector length the emulator gives, 0: none) */
+int main(int argc, char **argv)
 {
+    if (argc > 1 && sscanf(argv[1], "sve-bits=%ld", &want_sve_bits) != 1) {
+        fprintf(stderr, "usage: %s [sve-bits=N]\n", argv[0]);
+        return 2;
+    }
+    /* At an SVE length, SVE's own test: the rest ran at the emulator's default (unit suite);
+     * emulated SVE is slow. */
+    if (want_sve_bits > 0)
+        cmocka_set_test_filter("sve_at_the_os_vector_length");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(detection_is_consistent),
         cmocka_unit_test(fake_isa_lowers_and_dispatch_follows),
@@ -536,6 +613,7 @@ int main(void)
         cmocka_unit_test(flops_are_the_kernels),
         cmocka_unit_test(exactness_bounds),
         cmocka_unit_test(every_supported_variant_verifies),
+        cmocka_unit_test(sve_at_the_os_vector_length),
         cmocka_unit_test(run_fills_rows),
         cmocka_unit_test(cpu_identity),
         cmocka_unit_test(corrupted_results_fail),

@@ -14,7 +14,9 @@
  *
  * --blas-core MODE:
  *   auto     (default) switch when the core's instruction set is older than
- *            the CPU's and a better core is known; a user's own
+ *            the CPU's, or on an Arm design clbench knows (Neoverse N1, V1,
+ *            V2, N2, A64FX) the core is not the best this OpenBLAS has for
+ *            it, and a better core is known; a user's own
  *            OPENBLAS_CORETYPE is kept (and flagged when it is older)
  *   as-is    keep what OpenBLAS picked; flag it when it is older
  *   NAME     ask OpenBLAS for core NAME ("SkylakeX", "Haswell", ...)
@@ -38,6 +40,42 @@ const char *clb_blas_core_for(enum clb_cpu_level cpu);
 /* Whether a core of level `core` uses less of a CPU of level `cpu` than it has. */
 bool clb_blas_core_older(enum clb_cpu_level core, enum clb_cpu_level cpu);
 
+/*
+ * An Arm core design and OpenBLAS's cores for it, by MIDR (clb_cpu_id: family
+ * the implementer, model the part). The instruction-set level alone cannot
+ * tell a generic ARMV8 core from NeoverseN1's kernels on a Neoverse N1 (both
+ * NEON); the design can. cores are best first: the design's own, then what an
+ * older OpenBLAS has instead (0.3.21, Debian 12's, has no NeoverseV2: its
+ * NeoverseV1 runs the same ARMV8SVE GEMM kernels the later NeoverseV2 does),
+ * then NeoverseN1 where SVE is off (as OpenBLAS itself falls back).
+ */
+struct clb_blas_design {
+    const char *name;          /* "Neoverse V2" */
+    unsigned implementer, part;
+    const char *cores[4];      /* OpenBLAS core names, best first; NULL-terminated */
+};
+
+/* The design id names (an Arm MIDR's), or NULL: not known, not Arm, not in the table. */
+const struct clb_blas_design *clb_blas_design_for(const struct clb_cpu_id *id);
+
+/*
+ * The core to run on design d at instruction-set level cpu: the first of d's
+ * cores whose kernels cpu can run and which has(core) says the OpenBLAS in
+ * use holds (has NULL: any). NULL when d is NULL or none qualifies.
+ */
+const char *clb_blas_design_core(const struct clb_blas_design *d, enum clb_cpu_level cpu,
+                                 bool (*has)(const char *core));
+
+/*
+ * Whether `core` (of level core_level) uses less of a CPU of level cpu and
+ * design d than `best` (clb_blas_design_core) does: older by level
+ * (clb_blas_core_older), or, with d and best known, an Arm core that is not
+ * best and stands after it in d's cores or not among them at all (ARMV8 or
+ * NeoverseN1 on a Neoverse V2). Level alone without d or best.
+ */
+bool clb_blas_core_older_on(const struct clb_blas_design *d, const char *best, const char *core,
+                            enum clb_cpu_level core_level, enum clb_cpu_level cpu);
+
 enum clb_blas_core_source {
     CLB_BLAS_CORE_OPENBLAS, /* OpenBLAS picked it */
     CLB_BLAS_CORE_USER,     /* OPENBLAS_CORETYPE from the user's environment */
@@ -56,10 +94,17 @@ struct clb_blas_core_decision {
 
 /*
  * mode: "auto", "as-is" or a core name; current: the core OpenBLAS runs;
- * user_coretype: OPENBLAS_CORETYPE from the environment, or NULL.
+ * user_coretype: OPENBLAS_CORETYPE from the environment, or NULL; design: the
+ * CPU's Arm design (clb_blas_design_for) or NULL, has: which cores the
+ * library holds (clb_blas_design_core). auto switches to the design's best
+ * core when current is older on it (clb_blas_core_older_on); without a
+ * design, to clb_blas_core_for(cpu) when current is older by level; with a
+ * design none of whose cores the library has, not at all (another design's
+ * kernels may use instructions it lacks: NeoverseV1's Armv8.4 on an A64FX).
  */
 void clb_blas_core_decide(const char *mode, const char *current, const char *user_coretype,
-                          enum clb_cpu_level cpu, struct clb_blas_core_decision *out);
+                          enum clb_cpu_level cpu, const struct clb_blas_design *design,
+                          bool (*has)(const char *core), struct clb_blas_core_decision *out);
 
 /* The record of the core in use (JSON "libraries.openblas.core_check"). */
 struct clb_blas_core_state {
@@ -70,7 +115,9 @@ struct clb_blas_core_state {
     enum clb_cpu_level cpu_level;
     bool core_known;       /* core_level is meaningful */
     enum clb_cpu_level core_level;
-    bool older;            /* the core uses less of the CPU than it has */
+    bool older;            /* the core uses less of the CPU than it has (clb_blas_core_older_on) */
+    const char *design;    /* the CPU's Arm design ("Neoverse V2", static), or NULL */
+    char best[32];         /* the core clbench would run there; "" when none is known */
     bool warn;             /* note is a warning: the baseline is not what this CPU can do */
     char note[512];        /* one line for people, "" when there is nothing to say */
 };

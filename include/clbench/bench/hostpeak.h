@@ -26,9 +26,13 @@
 #include "clbench/util/cpu.h"
 
 struct clb_host_peak_variant {
-    const char *name;       /* the ISA: "avx512f", "avx2+fma", "sse2", "neon", "scalar" */
+    const char *name;       /* the ISA: "avx512f", "avx2+fma", "sse2", "sve", "neon", "scalar" */
     const char *precision;  /* "fp32" (float lanes) or "fp64" (double lanes) */
-    unsigned lanes;         /* elements per vector */
+    unsigned lanes;         /* elements per vector; 0 where the length is the OS's (SVE): read
+                               every variant's through clb_host_peak_lanes */
+    /* SVE: the elements per vector at this process's vector length (clb_cpu_isa.sve_bits),
+     * 0 where it has none; NULL for fixed-width ISAs. Runs no SVE instruction. */
+    unsigned (*lanes_now)(void);
     unsigned acc;           /* independent accumulator vectors per thread */
     bool fused;             /* one FMA per lane-round; false: a multiply and an add */
     /* Whether this CPU (and its OS) can run the kernel. */
@@ -52,6 +56,9 @@ const struct clb_host_peak_variant *const *clb_host_peak_variants(size_t *n);
  * an unknown precision. */
 const struct clb_host_peak_variant *clb_host_peak_pick(const struct clb_cpu_isa *isa,
                                                        const char *precision);
+
+/* Elements per vector of v in this process: v->lanes, or v->lanes_now() (SVE). */
+unsigned clb_host_peak_lanes(const struct clb_host_peak_variant *v);
 
 /* Floating-point operations in one call: threads * rounds * acc * lanes * 2. */
 double clb_host_peak_flops(const struct clb_host_peak_variant *v, unsigned threads,

@@ -74,9 +74,10 @@ struct clb_ds_row {
  * derived (clb_ds_core_flops_per_cycle) rather than read from a datasheet.
  */
 struct clb_ds_core {
-    const char *name, *vendor; /* "AMD Zen 4", the CPUID vendor "AuthenticAMD" */
-    unsigned family;           /* CPUID display family */
-    json_t *models;            /* borrowed: [[first, last], ...] display models */
+    const char *name, *vendor; /* "AMD Zen 4", the CPUID vendor "AuthenticAMD"; Arm: the
+                                  implementer's name, "ARM" (clb_cpu_id) */
+    unsigned family;           /* CPUID display family; Arm: MIDR's implementer code */
+    json_t *models;            /* borrowed: [[first, last], ...] display models; Arm: parts */
     unsigned fma_units;        /* vector FMA pipes per core; 0: differ by part (see note) */
     unsigned fma_bits;         /* their width: 128, 256, 512 */
     const char *source;        /* or NULL when fma_units is 0 */

@@ -27,6 +27,8 @@ struct clb_cpu_isa {
     bool amx_tile;      /* CPU and OS state; Linux still wants arch_prctl before use */
     /* aarch64 */
     bool neon, sve;
+    unsigned sve_bits;  /* SVE's vector length for this process (Linux prctl PR_SVE_GET_VL),
+                           in bits: 128 to 2048; 0 without SVE */
 };
 
 /*
@@ -65,11 +67,33 @@ bool clb_cpu_level_parse(const char *name, enum clb_cpu_level *level);
  * Which processor this is, as x86 CPUID leaves 0 and 1 tell it: the vendor
  * string ("GenuineIntel", "AuthenticAMD") and the display family and model
  * (extended fields folded in the way Intel and AMD document: family 0x19,
- * model 0x11 for an EPYC 9004). known is false on other architectures.
+ * model 0x11 for an EPYC 9004).
+ *
+ * On aarch64 Linux, as MIDR_EL1 tells it (midr true), so that the same
+ * (vendor, family, model) picks the core design in the datasheet:
+ *   vendor   the implementer's name as Linux's arch/arm64/include/asm/cputype.h
+ *            calls it: "ARM" (0x41: Arm's own designs, whoever builds the chip:
+ *            Graviton2/3/4, Grace, Ampere Altra), "Broadcom" 0x42, "Cavium" 0x43,
+ *            "Fujitsu" 0x46, "HiSilicon" 0x48, "NVIDIA" 0x4e, "APM" 0x50,
+ *            "Qualcomm" 0x51, "Apple" 0x61, "Microsoft" 0x6d, "Ampere" 0xc0;
+ *            "unknown" for any other code (0 is qemu's "max" CPU)
+ *   family   the implementer code (0x41)
+ *   model    the part number (0xd0c: Neoverse N1; 0xd4f: Neoverse V2)
+ *   variant, revision  the part's rNpN (r4p1: variant 4, revision 1)
+ * It is read with MRS where the kernel emulates the read at EL0 (HWCAP_CPUID),
+ * else from cpu0's /sys/.../regs/identification/midr_el1, else from
+ * /proc/cpuinfo's "CPU implementer" and "CPU part": the core this thread runs
+ * on, or cpu0's, which on a part of mixed cores is one kind of them. known is
+ * false when none of them can be read, and on other architectures.
  *
  * Test hook, from the environment: CLBENCH_FAKE_CPU_ID=VENDOR:FAMILY:MODEL
  * (decimal or 0x hex) stands for the CPU's own, on any architecture; for a
  * hybrid part's P- and E-cores see CLBENCH_FAKE_CPU_TYPES below.
+ *
+ * Test hook, from the environment: CLBENCH_FAKE_MIDR=0xVALUE (a 32-bit
+ * MIDR_EL1 in hex, "0x410fd4f0" for a Neoverse V2) stands for the MIDR,
+ * decoded as above, on any architecture (an x86 build too).
+ * CLBENCH_FAKE_CPU_ID wins over it; a malformed value is ignored.
  *
  * Test hook, from the environment: CLBENCH_FAKE_CPU_TOPOLOGY=CPUS:PER_CORE
  * (decimal, both >= 1, PER_CORE <= CPUS) stands for the topology below:
@@ -84,14 +108,16 @@ struct clb_cpu_id {
     bool known;
     char vendor[16];
     unsigned family, model;
+    bool midr;                  /* an Arm MIDR_EL1's: family the implementer, model the part */
+    unsigned variant, revision; /* its rNpN; 0 unless midr */
 };
 void clb_cpu_id_detect(struct clb_cpu_id *id);
 
 /*
  * The widest vector a level's fused multiply-add takes, in bits: 512 for
- * AVX-512, 256 for AVX2+FMA, 128 for NEON and SVE (its minimum; the
- * length a core has is not read); 0 for levels without a vector FMA
- * (SSE, AVX: a multiply and an add).
+ * AVX-512, 256 for AVX2+FMA, 128 for NEON and SVE (its minimum: the
+ * length this process has is clb_cpu_isa.sve_bits); 0 for levels without a
+ * vector FMA (SSE, AVX: a multiply and an add).
  */
 unsigned clb_cpu_level_fma_bits(enum clb_cpu_level level);
 
