@@ -25,8 +25,139 @@ enum { MIN_AGGREGATE = 16 };
  * and column directions are independent chances. */
 enum { V = CLB_VERIFY_VECTORS };
 
+/*
+ * The reference's arithmetic, chosen once for the build: long double with Neumaier's sums
+ * (clb_csum) where long double is x87's 64-bit extended format, in hardware; elsewhere (IEEE
+ * binary128, in software on aarch64, or no wider than double) compensated double (clb_dsum),
+ * whose bound is the tighter where it matters (util/csum.h has both, and compares them).
+ * -DCLB_VERIFY_COMPENSATED_DOUBLE=0 or 1 chooses either anywhere, to test and time both.
+ *   wide           a value held beyond double: B x, y'A, the references, the sums
+ *   struct acc     a compensated sum of products and the sum of their magnitudes
+ *   acc_mul        adds x*y, doubles; returns it rounded to double
+ *   acc_mulw       adds x*y, y wide (as acc_value leaves it)
+ *   acc_err        a bound on |acc_value - the exact sum| after n terms
+ *   acc_err_exact  the same where every term is exact in long double (products of fp32 or
+ *                  fp16 inputs, of an input and a weight, of +-1 and a wide)
+ */
+#ifndef CLB_VERIFY_COMPENSATED_DOUBLE
+#define CLB_VERIFY_COMPENSATED_DOUBLE (LDBL_MANT_DIG != 64)
+#endif
+
+#if CLB_VERIFY_COMPENSATED_DOUBLE
+typedef struct clb_dd wide;
+struct acc {
+    struct clb_dsum sum;
+};
+
+static inline double acc_mul(struct acc *a, double x, double y)
+{
+    return clb_dsum_add_prod(&a->sum, x, y);
+}
+
+static inline double acc_mulw(struct acc *a, double x, wide y)
+{
+    return clb_dsum_add_prod_dd(&a->sum, x, y);
+}
+
+static inline wide acc_value(const struct acc *a)
+{
+    return clb_dsum_value(&a->sum);
+}
+
+static inline double acc_abs(const struct acc *a)
+{
+    return a->sum.abs;
+}
+
+static inline double acc_err_exact(const struct acc *a, uint64_t n)
+{
+    return clb_dsum_err(&a->sum, n);
+}
+
+static inline double acc_err(const struct acc *a, uint64_t n)
+{
+    return clb_dsum_err(&a->sum, n);
+}
+
+static inline wide wide_of(double x)
+{
+    return (wide){ x, 0 };
+}
+
+static inline double wide_double(wide w)
+{
+    return w.hi;
+}
+#else
 /* long double's unit roundoff: 2^-64 on x86-64, 2^-113 where it is binary128. */
 #define U_LD ((long double)LDBL_EPSILON / 2)
+
+typedef long double wide;
+struct acc {
+    struct clb_csum sum;
+    long double abs;
+};
+
+static inline double acc_mulw(struct acc *a, double x, wide y)
+{
+    const long double t = x * y;
+    clb_csum_add(&a->sum, t);
+    a->abs += fabsl(t);
+    return (double)t;
+}
+
+static inline double acc_mul(struct acc *a, double x, double y)
+{
+    return acc_mulw(a, x, y);
+}
+
+static inline wide acc_value(const struct acc *a)
+{
+    return clb_csum_value(&a->sum);
+}
+
+static inline double acc_abs(const struct acc *a)
+{
+    return (double)a->abs;
+}
+
+static inline double acc_err_exact(const struct acc *a, uint64_t n)
+{
+    return clb_csum_err(acc_value(a), a->abs, n);
+}
+
+/*
+ * Each product rounded once: exact on x86-64 where a weight of 5 bits times an input fits
+ * long double's 64, but not for fp64 products, a wide factor, or where long double is double
+ * (valgrind, other ABIs).
+ */
+static inline double acc_err(const struct acc *a, uint64_t n)
+{
+    return acc_err_exact(a, n) + (double)(U_LD * a->abs);
+}
+
+static inline wide wide_of(double x)
+{
+    return x;
+}
+
+static inline double wide_double(wide w)
+{
+    return (double)w;
+}
+#endif
+
+/*
+ * fma is an instruction on aarch64 (and wherever the build targets FMA), but the x86-64
+ * baseline has none: there the loops of compensated double come twice, with FMA and
+ * without, chosen at load time by the CPU (glibc's fma(), no instruction, in the latter).
+ */
+#if CLB_VERIFY_COMPENSATED_DOUBLE && defined(__x86_64__) && !defined(__FMA__) && \
+    defined(__ELF__) && defined(__GNUC__)
+#define FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define FMA_CLONES
+#endif
 
 /*
  * How far a sum of N squared errors may exceed the modelled variance: the
@@ -45,21 +176,26 @@ const char *clb_verify_method_name(enum clb_verify_method m)
     return m == CLB_VERIFY_FREIVALDS ? "freivalds" : "full";
 }
 
-/* clb_csum's bound (util/csum.h), for n terms whose magnitudes add up to `abs_sum`. */
-static double csum_err(long double value, long double abs_sum, uint64_t n)
+/* alpha a + beta b, and a bound on the error it adds to a's and b's. */
+static inline wide combine(double alpha, wide a, double beta, wide b, double *err)
 {
-    long double nu = (long double)n * U_LD;
-    return (double)(2 * U_LD * fabsl(value) + 4 * nu * nu * abs_sum);
+    struct acc z = { 0 };
+
+    acc_mulw(&z, alpha, a);
+    acc_mulw(&z, beta, b);
+    *err = acc_err(&z, 2);
+    return acc_value(&z);
 }
 
-/*
- * The same for a sum of n products, each rounded once: exact on x86-64, where
- * a weight of 5 bits times an input fits long double's 64, but not where
- * long double is double (valgrind, other ABIs).
- */
-static double dot_err(long double value, long double abs_sum, uint64_t n)
+/* |a - b| in double, and a bound on its error beyond that last rounding (relative to it). */
+static inline double distance(wide a, wide b, double *err)
 {
-    return csum_err(value, abs_sum, n) + (double)(U_LD * abs_sum);
+    struct acc z = { 0 };
+
+    acc_mulw(&z, 1, a);
+    acc_mulw(&z, -1, b);
+    *err = acc_err_exact(&z, 2);
+    return fabs(wide_double(acc_value(&z)));
 }
 
 struct clb_gemm_reference {
@@ -84,7 +220,7 @@ struct clb_gemm_reference {
     /* freivalds: V vectors per direction, vector v's entries at [v * length + i] */
     double *x, *y;          /* V*n and V*m random weights */
     double x2[V], y2[V];    /* sum of each vector's squared weights */
-    long double *zx, *zy;   /* V*m: alpha A (B x) + beta C0 x;  V*n: alpha (y'A) B + beta y'C0 */
+    wide *zx, *zy;          /* V*m: alpha A (B x) + beta C0 x;  V*n: alpha (y'A) B + beta y'C0 */
     double *ex, *ey;        /* their error bounds */
     double *wx, *wy;        /* modelled residual variance, but for the result's own rounding */
     /* verify's scratch, V*m rows then V*n columns: residual, its reference error bound,
@@ -278,36 +414,35 @@ static void parallel_for(uint64_t n, uint64_t cost, range_fn fn, void *ctx)
 }
 
 /*
- * Entries [begin, end) of C, row-major, from the exact inputs in long double, compensated:
- * fp32 and fp16 products are exact there, fp64 products round by 2^-64 at most. Each entry
- * is computed the same way on whichever thread owns it.
+ * Entries [begin, end) of C, row-major, from the exact inputs, compensated: fp32 and fp16
+ * products are exact in long double, fp64 products round by 2^-64 at most (and every product
+ * is exact in compensated double). Each entry is computed the same way on whichever thread
+ * owns it.
  */
-static void naive_entries(void *ctx, uint64_t begin, uint64_t end)
+FMA_CLONES static void naive_entries(void *ctx, uint64_t begin, uint64_t end)
 {
     struct clb_gemm_reference *r = ctx;
     const struct clb_gemm_data *d = r->data;
     const struct clb_gemm_shape sh = d->shape;
     const enum clb_precision pr = d->precision;
-    const long double product_u = pr == CLB_FP64 ? U_LD : 0;
 
     for (uint64_t at = begin; at < end; at++) {
         const uint64_t i = at / sh.n, j = at % sh.n;
-        struct clb_csum acc = { 0, 0 };
-        long double s = 0, p = 0;
+        struct acc acc = { 0 };
+        double p = 0;
         for (uint64_t q = 0; q < sh.k; q++) {
-            long double t = (long double)clb_gemm_load(pr, d->a, i * sh.k + q) *
-                            (long double)clb_gemm_load(pr, d->b, q * sh.n + j);
-            clb_csum_add(&acc, t);
-            s += fabsl(t);
+            const double t = acc_mul(&acc, clb_gemm_load(pr, d->a, i * sh.k + q),
+                                     clb_gemm_load(pr, d->b, q * sh.n + j));
             p += t * t;
         }
-        const long double ab = clb_csum_value(&acc);
         const double c0 = clb_gemm_load(pr, d->c0, at);
-        const long double ref = (long double)d->alpha * ab + (long double)d->beta * c0;
-        const double err = fabs(d->alpha) * (csum_err(ab, s, sh.k) + (double)(product_u * s)) +
-                           (double)(4 * U_LD * (fabsl(ref) + fabsl((long double)d->beta * c0)));
-        r->ref[at] = (double)ref;
-        entry_tolerance(r, (double)ref, (double)s, (double)p, c0, err, &r->tol[at], &r->var[at]);
+        double ref_err;
+        const wide ref = combine(d->alpha, acc_value(&acc), d->beta, wide_of(c0), &ref_err);
+        const double err =
+            fabs(d->alpha) * (pr == CLB_FP64 ? acc_err(&acc, sh.k) : acc_err_exact(&acc, sh.k)) +
+            ref_err;
+        r->ref[at] = wide_double(ref);
+        entry_tolerance(r, r->ref[at], acc_abs(&acc), p, c0, err, &r->tol[at], &r->var[at]);
     }
 }
 
@@ -420,18 +555,19 @@ static void random_weights(double *w, size_t n, uint64_t *seed)
  * The reference side of Freivalds' check, both directions, in four passes
  * that each stream one input once. For each output row i and vector x (the
  * columns likewise with y):
- *   zx_i = alpha sum_k a_ik (B x)_k + beta (C0 x)_i      compensated, long double
+ *   zx_i = alpha sum_k a_ik (B x)_k + beta (C0 x)_i      compensated, wide
  *   ex_i = a bound on zx_i's own error: the sums', the products' (one rounding
- *          each in long double) and (B x)'s carried through |A|
+ *          each in long double; none in compensated double) and (B x)'s carried through |A|
  *   wx_i = u^2/3 (alpha^2 (K+3)/2 sum_k a_ik^2 (B^2 x^2)_k + 3 beta^2 (C0^2 x^2)_i):
  *          the modelled variance of the residual, but for C's own rounding,
  *          which verify adds from the result itself
- * Weights times inputs are exact in long double (5 + 53 bits at most).
+ * Weights times inputs are exact in long double (5 + 53 bits at most), and every product of
+ * doubles in compensated double.
  */
 struct freivalds_job {
     struct clb_gemm_reference *r;
     const void *c;                  /* verify: the result */
-    long double *bx, *ya;           /* V*K: B x and y'A */
+    wide *bx, *ya;                  /* V*K: B x and y'A */
     double *bx_err, *ya_err;        /* their error bounds */
     double *bx_sq, *ya_sq;          /* sum_j b_kj^2 x_j^2, sum_i y_i^2 a_ik^2 */
     atomic_bool oom;                /* a range could not get its scratch memory */
@@ -439,24 +575,21 @@ struct freivalds_job {
 
 /* Per-output accumulators for a range of outputs, V vectors each. */
 struct accs {
-    struct clb_csum *sum;
-    long double *abs;
+    struct acc *sum;
     double *sq, *carried;
 };
 
 static int accs_init(struct accs *a, size_t n)
 {
     a->sum = calloc(n, sizeof(*a->sum));
-    a->abs = calloc(n, sizeof(*a->abs));
     a->sq = calloc(n, sizeof(*a->sq));
     a->carried = calloc(n, sizeof(*a->carried));
-    return a->sum && a->abs && a->sq && a->carried ? 0 : -1;
+    return a->sum && a->sq && a->carried ? 0 : -1;
 }
 
 static void accs_finish(struct accs *a)
 {
     free(a->sum);
-    free(a->abs);
     free(a->sq);
     free(a->carried);
 }
@@ -466,28 +599,26 @@ static void accs_finish(struct accs *a)
  * precision p) and every vector: sum_i w[v * rows + i] mat[i][j], streamed
  * row by row, into acc (V * (end - begin) accumulators, zeroed).
  */
-static void weighted_column_sums(const void *mat, enum clb_precision p, uint64_t rows,
-                                 uint64_t cols, const double *w, uint64_t begin, uint64_t end,
-                                 struct accs *acc)
+FMA_CLONES static void weighted_column_sums(const void *mat, enum clb_precision p, uint64_t rows,
+                                            uint64_t cols, const double *w, uint64_t begin,
+                                            uint64_t end, struct accs *acc)
 {
     const uint64_t len = end - begin;
 
     for (uint64_t i = 0; i < rows; i++) {
         for (uint64_t j = begin; j < end; j++) {
-            const long double value = clb_gemm_load(p, mat, i * cols + j);
+            const double value = clb_gemm_load(p, mat, i * cols + j);
             for (unsigned v = 0; v < V; v++) {
-                const long double t = value * w[v * rows + i];
                 const size_t at = v * len + (j - begin);
-                clb_csum_add(&acc->sum[at], t);
-                acc->abs[at] += fabsl(t);
-                acc->sq[at] += (double)(t * t);
+                const double t = acc_mul(&acc->sum[at], value, w[v * rows + i]);
+                acc->sq[at] += t * t;
             }
         }
     }
 }
 
 /* Pass 1, over rows q of B: (B x)_q for every vector. */
-static void pass_bx(void *ctx, uint64_t begin, uint64_t end)
+FMA_CLONES static void pass_bx(void *ctx, uint64_t begin, uint64_t end)
 {
     struct freivalds_job *job = ctx;
     const struct clb_gemm_data *d = job->r->data;
@@ -495,28 +626,25 @@ static void pass_bx(void *ctx, uint64_t begin, uint64_t end)
     const double *x = job->r->x;
 
     for (uint64_t q = begin; q < end; q++) {
-        struct clb_csum s[V] = { { 0, 0 } };
-        long double abs[V] = { 0 };
+        struct acc s[V] = { 0 };
         double sq[V] = { 0 };
         for (uint64_t j = 0; j < n; j++) {
-            const long double b = clb_gemm_load(d->precision, d->b, q * n + j);
+            const double b = clb_gemm_load(d->precision, d->b, q * n + j);
             for (unsigned v = 0; v < V; v++) {
-                const long double t = b * x[v * n + j];
-                clb_csum_add(&s[v], t);
-                abs[v] += fabsl(t);
-                sq[v] += (double)(t * t);
+                const double t = acc_mul(&s[v], b, x[v * n + j]);
+                sq[v] += t * t;
             }
         }
         for (unsigned v = 0; v < V; v++) {
-            job->bx[v * K + q] = clb_csum_value(&s[v]);
-            job->bx_err[v * K + q] = dot_err(job->bx[v * K + q], abs[v], n);
+            job->bx[v * K + q] = acc_value(&s[v]);
+            job->bx_err[v * K + q] = acc_err(&s[v], n);
             job->bx_sq[v * K + q] = sq[v];
         }
     }
 }
 
 /* Pass 2, over rows i: alpha A (B x) + beta C0 x. */
-static void pass_rows(void *ctx, uint64_t begin, uint64_t end)
+FMA_CLONES static void pass_rows(void *ctx, uint64_t begin, uint64_t end)
 {
     struct freivalds_job *job = ctx;
     struct clb_gemm_reference *r = job->r;
@@ -527,36 +655,29 @@ static void pass_rows(void *ctx, uint64_t begin, uint64_t end)
     const double ul = underflow_unit(pr), uvar = underflow_ops(d, true) * ul * ul / 3;
 
     for (uint64_t i = begin; i < end; i++) {
-        struct clb_csum ab[V] = { { 0, 0 } }, c0x[V] = { { 0, 0 } };
-        long double ab_abs[V] = { 0 }, c0x_abs[V] = { 0 };
+        struct acc ab[V] = { 0 }, c0x[V] = { 0 };
         double carried[V] = { 0 }, a2b2x2[V] = { 0 }, c02x2[V] = { 0 };
         for (uint64_t q = 0; q < K; q++) {
-            const long double a = clb_gemm_load(pr, d->a, i * K + q);
+            const double a = clb_gemm_load(pr, d->a, i * K + q);
             for (unsigned v = 0; v < V; v++) {
-                const long double t = a * job->bx[v * K + q];
-                clb_csum_add(&ab[v], t);
-                ab_abs[v] += fabsl(t);
-                carried[v] += (double)fabsl(a) * job->bx_err[v * K + q];
-                a2b2x2[v] += (double)(a * a) * job->bx_sq[v * K + q];
+                acc_mulw(&ab[v], a, job->bx[v * K + q]);
+                carried[v] += fabs(a) * job->bx_err[v * K + q];
+                a2b2x2[v] += a * a * job->bx_sq[v * K + q];
             }
         }
         for (uint64_t j = 0; d->beta != 0 && j < n; j++) {
-            const long double c0 = clb_gemm_load(pr, d->c0, i * n + j);
+            const double c0 = clb_gemm_load(pr, d->c0, i * n + j);
             for (unsigned v = 0; v < V; v++) {
-                const long double t = c0 * r->x[v * n + j];
-                clb_csum_add(&c0x[v], t);
-                c0x_abs[v] += fabsl(t);
-                c02x2[v] += (double)(t * t);
+                const double t = acc_mul(&c0x[v], c0, r->x[v * n + j]);
+                c02x2[v] += t * t;
             }
         }
         for (unsigned v = 0; v < V; v++) {
-            const long double abv = clb_csum_value(&ab[v]), c0xv = clb_csum_value(&c0x[v]);
             const size_t at = v * m + i;
-            const long double ta = (long double)d->alpha * abv, tb = (long double)d->beta * c0xv;
-            r->zx[at] = ta + tb;
-            r->ex[at] = fabs(d->alpha) * (dot_err(abv, ab_abs[v], K) + carried[v]) +
-                        fabs(d->beta) * dot_err(c0xv, c0x_abs[v], n) +
-                        (double)(U_LD * (2 * (fabsl(ta) + fabsl(tb)) + fabsl(r->zx[at])));
+            double z_err;
+            r->zx[at] = combine(d->alpha, acc_value(&ab[v]), d->beta, acc_value(&c0x[v]), &z_err);
+            r->ex[at] = fabs(d->alpha) * (acc_err(&ab[v], K) + carried[v]) +
+                        fabs(d->beta) * acc_err(&c0x[v], n) + z_err;
             r->wx[at] = r->u2_3 * (alpha2 * half_k3 * a2b2x2[v] + 3 * d->beta * d->beta * c02x2[v]) +
                         uvar * r->x2[v];
         }
@@ -580,8 +701,8 @@ static void pass_ya(void *ctx, uint64_t begin, uint64_t end)
     for (uint64_t q = begin; q < end; q++) {
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * len + (q - begin);
-            job->ya[v * K + q] = clb_csum_value(&acc.sum[at]);
-            job->ya_err[v * K + q] = dot_err(job->ya[v * K + q], acc.abs[at], m);
+            job->ya[v * K + q] = acc_value(&acc.sum[at]);
+            job->ya_err[v * K + q] = acc_err(&acc.sum[at], m);
             job->ya_sq[v * K + q] = acc.sq[at];
         }
     }
@@ -589,7 +710,7 @@ static void pass_ya(void *ctx, uint64_t begin, uint64_t end)
 }
 
 /* Pass 4, over columns j: alpha (y'A) B + beta y'C0, streaming B's and C0's rows. */
-static void pass_cols(void *ctx, uint64_t begin, uint64_t end)
+FMA_CLONES static void pass_cols(void *ctx, uint64_t begin, uint64_t end)
 {
     struct freivalds_job *job = ctx;
     struct clb_gemm_reference *r = job->r;
@@ -608,14 +729,12 @@ static void pass_cols(void *ctx, uint64_t begin, uint64_t end)
     }
     for (uint64_t q = 0; q < K; q++) {
         for (uint64_t j = begin; j < end; j++) {
-            const long double b = clb_gemm_load(pr, d->b, q * n + j);
+            const double b = clb_gemm_load(pr, d->b, q * n + j);
             for (unsigned v = 0; v < V; v++) {
-                const long double t = job->ya[v * K + q] * b;
                 const size_t at = v * len + (j - begin);
-                clb_csum_add(&ab.sum[at], t);
-                ab.abs[at] += fabsl(t);
-                ab.carried[at] += (double)fabsl(b) * job->ya_err[v * K + q];
-                ab.sq[at] += job->ya_sq[v * K + q] * (double)(b * b);
+                acc_mulw(&ab.sum[at], b, job->ya[v * K + q]);
+                ab.carried[at] += fabs(b) * job->ya_err[v * K + q];
+                ab.sq[at] += job->ya_sq[v * K + q] * (b * b);
             }
         }
     }
@@ -624,12 +743,11 @@ static void pass_cols(void *ctx, uint64_t begin, uint64_t end)
     for (uint64_t j = begin; j < end; j++) {
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * len + (j - begin), out = v * n + j;
-            const long double ayb = clb_csum_value(&ab.sum[at]), c0y = clb_csum_value(&c0.sum[at]);
-            const long double ta = (long double)d->alpha * ayb, tb = (long double)d->beta * c0y;
-            r->zy[out] = ta + tb;
-            r->ey[out] = fabs(d->alpha) * (dot_err(ayb, ab.abs[at], K) + ab.carried[at]) +
-                         fabs(d->beta) * dot_err(c0y, c0.abs[at], m) +
-                         (double)(U_LD * (2 * (fabsl(ta) + fabsl(tb)) + fabsl(r->zy[out])));
+            double z_err;
+            r->zy[out] = combine(d->alpha, acc_value(&ab.sum[at]), d->beta,
+                                 acc_value(&c0.sum[at]), &z_err);
+            r->ey[out] = fabs(d->alpha) * (acc_err(&ab.sum[at], K) + ab.carried[at]) +
+                         fabs(d->beta) * acc_err(&c0.sum[at], m) + z_err;
             r->wy[out] = r->u2_3 * (alpha2 * half_k3 * ab.sq[at] +
                                     3 * d->beta * d->beta * c0.sq[at]) +
                          uvar * r->y2[v];
@@ -871,7 +989,7 @@ static void verify_full(const struct clb_gemm_reference *r, const void *c,
 }
 
 /* Verify, rows: C x for every vector, and where the first non-finite entry is. */
-static void verify_rows(void *ctx, uint64_t begin, uint64_t end)
+FMA_CLONES static void verify_rows(void *ctx, uint64_t begin, uint64_t end)
 {
     struct freivalds_job *job = ctx;
     struct clb_gemm_reference *r = job->r;
@@ -879,8 +997,7 @@ static void verify_rows(void *ctx, uint64_t begin, uint64_t end)
     const uint64_t m = d->shape.m, n = d->shape.n;
 
     for (uint64_t i = begin; i < end; i++) {
-        struct clb_csum s[V] = { { 0, 0 } };
-        long double abs[V] = { 0 };
+        struct acc s[V] = { 0 };
         double sq[V] = { 0 };
         r->bad_col[i] = -1;
         for (uint64_t j = 0; j < n; j++) {
@@ -890,19 +1007,17 @@ static void verify_rows(void *ctx, uint64_t begin, uint64_t end)
             if (!isfinite(value) && r->bad_col[i] < 0)
                 r->bad_col[i] = (int64_t)j;
             for (unsigned v = 0; v < V; v++) {
-                const long double t = (long double)value * r->x[v * n + j];
-                clb_csum_add(&s[v], t);
-                abs[v] += fabsl(t);
-                sq[v] += (double)(t * t);
+                const double t = acc_mul(&s[v], value, r->x[v * n + j]);
+                sq[v] += t * t;
             }
         }
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * m + i;
-            const long double cx = clb_csum_value(&s[v]);
-            r->res[at] = fabs((double)(cx - r->zx[at]));
-            r->res_err[at] = r->ex[at] + dot_err(cx, abs[v], n);
+            double d_err;
+            r->res[at] = distance(acc_value(&s[v]), r->zx[at], &d_err);
+            r->res_err[at] = r->ex[at] + acc_err(&s[v], n) + d_err;
             r->res_var[at] = r->wx[at] + r->u2_3 * 3 * sq[v];
-            r->res_ref[at] = (double)r->zx[at];
+            r->res_ref[at] = wide_double(r->zx[at]);
         }
     }
 }
@@ -925,11 +1040,11 @@ static void verify_cols(void *ctx, uint64_t begin, uint64_t end)
     for (uint64_t j = begin; j < end; j++) {
         for (unsigned v = 0; v < V; v++) {
             const size_t at = v * len + (j - begin), col = v * n + j, out = V * m + col;
-            const long double cy = clb_csum_value(&acc.sum[at]);
-            r->res[out] = fabs((double)(cy - r->zy[col]));
-            r->res_err[out] = r->ey[col] + dot_err(cy, acc.abs[at], m);
+            double d_err;
+            r->res[out] = distance(acc_value(&acc.sum[at]), r->zy[col], &d_err);
+            r->res_err[out] = r->ey[col] + acc_err(&acc.sum[at], m) + d_err;
             r->res_var[out] = r->wy[col] + r->u2_3 * 3 * acc.sq[at];
-            r->res_ref[out] = (double)r->zy[col];
+            r->res_ref[out] = wide_double(r->zy[col]);
         }
     }
     accs_finish(&acc);

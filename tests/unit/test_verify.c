@@ -7,7 +7,13 @@
  * Correct results come from OpenBLAS and from emulated implementations in
  * the problem's own precision (sequential, and in blocks of 64 k-terms):
  * each multiply-add rounded to the precision as a device would round it.
+ *
+ * The reference's arithmetic is long double (x87) or compensated double, as verify.c
+ * chooses for the build (CLB_VERIFY_COMPENSATED_DOUBLE); on x86-64 this file is built a
+ * second time (test_verify_dd) with verify.c and the compensated double path forced, so
+ * every test runs on both.
  */
+#include <float.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,7 +29,13 @@
 
 #include "clbench/bench/stats.h"
 #include "clbench/bench/verify.h"
+#include "clbench/util/csum.h"
 #include "clbench/util/rng.h"
+
+/* The path under test, chosen as verify.c chooses it. */
+#ifndef CLB_VERIFY_COMPENSATED_DOUBLE
+#define CLB_VERIFY_COMPENSATED_DOUBLE (LDBL_MANT_DIG != 64)
+#endif
 
 static const enum clb_verify_source sources[] = { CLB_VERIFY_SOURCE_NAIVE,
                                                   CLB_VERIFY_SOURCE_DGEMM,
@@ -724,6 +736,288 @@ static void stats_median_and_spread(void **state)
     assert_int_equal(s.n, 0);
 }
 
+/* Exact integers far beyond double's 53 bits (GCC and clang have them on 64-bit targets). */
+__extension__ typedef __int128 i128;
+
+/* A random integer in (-2^bits, 2^bits), exact as a double for bits <= 53. */
+static double random_int(uint64_t *seed, unsigned bits)
+{
+    const uint64_t r = clb_rng_next(seed);
+    const double v = (double)(r >> (64 - bits));
+    return r & 1 ? -v : v;
+}
+
+/*
+ * Compensated double keeps every bit it must: a sum of 4096 products of 31-bit integers
+ * (62-bit products, inexact in double, a 74-bit sum) is within the bound of the exact sum,
+ * and that bound is below 1, so the pair hi + lo is the exact sum, cancellation or not; a
+ * sum of products with a wide factor (from those sums) and one of subnormal products are
+ * within the bound. Each is compared in exact integers. Without fma's error term, the low
+ * word of a wide factor, or the low word of the value, these fail; and the bound itself is
+ * pinned to 2 gamma_(n+2)^2 A + n 2^-1074 (util/csum.h), so that loosening it fails too.
+ */
+static void compensated_double_keeps_every_bit(void **state)
+{
+    enum { N = 4096, W = 64 };
+    static double x[N], y[N];
+    struct clb_dd wide[W];
+    uint64_t seed = 77;
+
+    (void)state;
+    for (int cancel = 0; cancel < 2; cancel++) {
+        struct clb_dsum s = { 0, 0, 0 };
+        i128 exact = 0;
+        for (int i = 0; i < N; i++) {
+            x[i] = random_int(&seed, 31);
+            /* the second half nearly undoes the first: the sum is 2^40 times below A */
+            y[i] = cancel && i >= N / 2 ? -y[i - N / 2] + random_int(&seed, 8) : random_int(&seed, 31);
+            if (cancel && i >= N / 2)
+                x[i] = x[i - N / 2];
+            clb_dsum_add_prod(&s, x[i], y[i]);
+            exact += (i128)x[i] * (i128)y[i];
+        }
+        const struct clb_dd v = clb_dsum_value(&s);
+        print_message("sum of %d products%s: bound %.3g\n", N, cancel ? ", cancelling" : "",
+                      clb_dsum_err(&s, N));
+        assert_true(clb_dsum_err(&s, N) < 1);
+        assert_true((i128)v.hi + (i128)v.lo == exact);
+        assert_true(v.hi == v.hi + v.lo); /* normalised */
+    }
+
+    /* Wide factors: sums of 64 products each, then 64 products of a 31-bit integer and one. */
+    struct clb_dsum s = { 0, 0, 0 };
+    i128 exact = 0;
+    for (int w = 0; w < W; w++) {
+        struct clb_dsum f = { 0, 0, 0 };
+        for (int i = 0; i < 64; i++)
+            clb_dsum_add_prod(&f, random_int(&seed, 31), random_int(&seed, 31));
+        wide[w] = clb_dsum_value(&f);
+        assert_true(wide[w].lo != 0);
+        const double a = random_int(&seed, 31);
+        clb_dsum_add_prod_dd(&s, a, wide[w]);
+        exact += (i128)a * ((i128)wide[w].hi + (i128)wide[w].lo);
+    }
+    struct clb_dd v = clb_dsum_value(&s);
+    double err = fabs((double)(exact - (i128)v.hi - (i128)v.lo));
+    print_message("sum of %d products with a wide factor: error %.3g, bound %.3g\n", W, err,
+                  clb_dsum_err(&s, W));
+    assert_true(err <= clb_dsum_err(&s, W));
+
+    /* Subnormal products (k l 2^-1100, k and l below 2^31): rounded near zero, hence n 2^-1074. */
+    s = (struct clb_dsum){ 0, 0, 0 };
+    exact = 0;
+    for (int i = 0; i < N; i++) {
+        const double k = random_int(&seed, 31), l = random_int(&seed, 31);
+        clb_dsum_add_prod(&s, ldexp(k, -560), ldexp(l, -540));
+        exact += (i128)k * (i128)l;
+    }
+    v = clb_dsum_value(&s);
+    err = ldexp(fabs((double)(exact - (i128)ldexp(v.hi, 1100) - (i128)ldexp(v.lo, 1100))), -1100);
+    print_message("sum of %d subnormal products: error %.3g, bound %.3g\n", N, err,
+                  clb_dsum_err(&s, N));
+    assert_true(err > 0 && err <= clb_dsum_err(&s, N));
+
+    /* The bound's value: 2 gamma_(n+2)^2 A + n 2^-1074, to a few roundings. */
+    static const uint64_t ns[] = { 1, 2, 1000, UINT64_C(1) << 30 };
+    for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+        const double u = 0x1p-53, g = (double)(ns[i] + 2) * u / (1 - (double)(ns[i] + 2) * u);
+        const struct clb_dsum a = { 0, 0, 3.0 };
+        const double want = 2 * g * g * 3.0 + (double)ns[i] * 0x1p-1074;
+        assert_true(fabs(clb_dsum_err(&a, ns[i]) - want) <= 1e-14 * want);
+    }
+    const struct clb_dsum none = { 0, 0, 0 };
+    assert_true(clb_dsum_err(&none, 4) == 4 * 0x1p-1074);
+    assert_true(isinf(clb_dsum_err(&none, UINT64_C(1) << 52)));
+}
+
+/*
+ * long double's unit roundoff as it runs: 2^-64 on x86-64, double's under valgrind, which
+ * runs x87 arithmetic in double.
+ */
+static long double ld_unit_roundoff(void)
+{
+    volatile long double one = 1, e = LDBL_EPSILON;
+    return one + e != one ? LDBL_EPSILON / 2 : DBL_EPSILON / 2;
+}
+
+/* clb_csum's bound for n rounded products (verify.c's acc_err, long double path). */
+static long double ld_dot_err(long double value, long double abs_sum, uint64_t n)
+{
+    const long double u = ld_unit_roundoff(), nu = (long double)n * u;
+    return 2 * u * fabsl(value) + 4 * nu * nu * abs_sum + u * abs_sum;
+}
+
+/*
+ * The two paths' reference arithmetic on the same data, Freivalds' shape: B x, then
+ * A (B x), for random fp64 inputs and +-(1 + t/16) weights, and the plain dot products of the
+ * full reference; each sum in long double (today's) and in compensated double agree within
+ * the sum of their bounds, B x's bounds carried through |A|.
+ */
+static void compensated_paths_agree_within_bounds(void **state)
+{
+    enum { M = 32, N = 512, K = 256 };
+    struct clb_gemm_data *d = data(CLB_FP64, M, N, K, 1, 0, 3);
+    const double *a = d->a, *b = d->b;
+    static double x[N], bx_err_ld[K], bx_err_dd[K];
+    static long double bx_ld[K];
+    static struct clb_dd bx_dd[K];
+    uint64_t seed = 19;
+    double worst = 0;
+
+    (void)state;
+    for (int j = 0; j < N; j++) {
+        const uint64_t bits = clb_rng_next(&seed);
+        x[j] = (bits & 16 ? -1.0 : 1.0) * (1.0 + (double)(bits & 15) / 16.0);
+    }
+    for (int q = 0; q < K; q++) {
+        struct clb_csum ld = { 0, 0 };
+        struct clb_dsum dd = { 0, 0, 0 };
+        long double abs = 0;
+        for (int j = 0; j < N; j++) {
+            const long double t = b[q * N + j] * (long double)x[j];
+            clb_csum_add(&ld, t);
+            abs += fabsl(t);
+            clb_dsum_add_prod(&dd, b[q * N + j], x[j]);
+        }
+        bx_ld[q] = clb_csum_value(&ld);
+        bx_err_ld[q] = (double)ld_dot_err(bx_ld[q], abs, N);
+        bx_dd[q] = clb_dsum_value(&dd);
+        bx_err_dd[q] = clb_dsum_err(&dd, N);
+        const long double diff = ((long double)bx_dd[q].hi - bx_ld[q]) + bx_dd[q].lo;
+        assert_true(fabsl(diff) <= bx_err_ld[q] + bx_err_dd[q]);
+    }
+    for (int i = 0; i < M; i++) {
+        for (int full = 0; full < 2; full++) {
+            /* Freivalds' A (B x), or the full reference's entry (i, i) of A B */
+            struct clb_csum ld = { 0, 0 };
+            struct clb_dsum dd = { 0, 0, 0 };
+            long double abs = 0, carried = 0;
+            for (int q = 0; q < K; q++) {
+                const double aq = a[i * K + q];
+                const long double t = full ? aq * (long double)b[q * N + i] : aq * bx_ld[q];
+                clb_csum_add(&ld, t);
+                abs += fabsl(t);
+                if (full) {
+                    clb_dsum_add_prod(&dd, aq, b[q * N + i]);
+                } else {
+                    clb_dsum_add_prod_dd(&dd, aq, bx_dd[q]);
+                    carried += fabs(aq) * (bx_err_ld[q] + bx_err_dd[q]);
+                }
+            }
+            const long double v_ld = clb_csum_value(&ld);
+            const struct clb_dd v_dd = clb_dsum_value(&dd);
+            const long double diff = ((long double)v_dd.hi - v_ld) + v_dd.lo;
+            const long double bound = ld_dot_err(v_ld, abs, K) + clb_dsum_err(&dd, K) + carried;
+            if (fabsl(diff) > bound)
+                fail_msg("row %d%s: the paths differ by %Lg, beyond their bounds' %Lg", i,
+                         full ? " (full)" : "", fabsl(diff), bound);
+            worst = fmax(worst, (double)(fabsl(diff) / bound));
+            /* compensated double's bound is the tighter at these sizes, but for binary128's */
+            assert_true(LDBL_MANT_DIG > 64 || clb_dsum_err(&dd, K) < ld_dot_err(v_ld, abs, K));
+        }
+    }
+    print_message("largest difference of the paths / their bounds: %.3g\n", worst);
+    clb_gemm_data_destroy(d);
+}
+
+/*
+ * The reference itself, through verify, in exact integers. Full: fp64 inputs of 31 bits
+ * (62-bit products, sums of 70 bits) against C rounded once from the exact product; the
+ * compensated double reference is that rounding (no entry off), long double within an
+ * ulp (its 64 bits are rounded again to double). Freivalds: inputs of 20 bits, so that
+ * C = A B is exact in double and every residual of the exact reference is 0, while
+ * A (B x) and (y'A) B need more than 53 bits and the products a (B x) more than 53 too:
+ * compensated double finds 0 exactly; long double a residual within its bound.
+ */
+static void integer_references_are_exact(void **state)
+{
+    (void)state;
+    for (int ab = 0; ab < 2; ab++) {
+        const double alpha = ab ? 0.75 : 1, beta = ab ? -0.5 : 0;
+        enum { M = 32, N = 32, K = 512 };
+        struct clb_gemm_data *d = data(CLB_FP64, M, N, K, alpha, beta, 5);
+        double *a = d->a, *b = d->b, *c0 = d->c0, *c = malloc(M * N * sizeof(*c));
+        uint64_t seed = 8;
+        double top = 0;
+        assert_non_null(c);
+        for (int i = 0; i < M * K; i++)
+            a[i] = ldexp(random_int(&seed, 31), -31);
+        for (int i = 0; i < K * N; i++)
+            b[i] = ldexp(random_int(&seed, 31), -31);
+        for (int i = 0; i < M * N; i++)
+            c0[i] = ldexp(random_int(&seed, 31), -31);
+        for (int i = 0; i < M; i++) {
+            for (int j = 0; j < N; j++) {
+                i128 e = 0; /* in units of 2^-64 */
+                for (int q = 0; q < K; q++)
+                    e += (i128)ldexp(a[i * K + q], 31) * (i128)ldexp(b[q * N + j], 31);
+                e = e * (i128)(alpha * 4) + (i128)ldexp(beta * c0[i * N + j], 64);
+                c[i * N + j] = ldexp((double)e, -64);
+                top = fmax(top, fabs(c[i * N + j]));
+            }
+        }
+        struct clb_gemm_reference *ref = reference(d, CLB_VERIFY_SOURCE_NAIVE);
+        struct clb_verify_result v;
+        clb_gemm_verify(ref, c, &v);
+        print_message("full, alpha %g beta %g: largest |C - R| %.3g (ulp of the largest %.3g)\n",
+                      alpha, beta, v.max_abs_err, ldexp(1, ilogb(top) - 52));
+        assert_true(v.passed);
+        if (CLB_VERIFY_COMPENSATED_DOUBLE)
+            assert_true(v.max_abs_err == 0);
+        else
+            assert_true(v.max_abs_err <= ldexp(1, ilogb(top) - 52));
+        clb_gemm_reference_destroy(ref);
+        free(c);
+        clb_gemm_data_destroy(d);
+    }
+    for (int ab = 0; ab < 2; ab++) {
+        const double alpha = ab ? 0.75 : 1, beta = ab ? -0.5 : 0;
+        enum { M = 8, N = 2048, K = 256 };
+        struct clb_gemm_data *d = data(CLB_FP64, M, N, K, alpha, beta, 6);
+        double *a = d->a, *b = d->b, *c0 = d->c0, *c = malloc(M * N * sizeof(*c));
+        uint64_t seed = 9;
+        double terms = 0, brow = 0;
+        assert_non_null(c);
+        for (int i = 0; i < M * K; i++)
+            a[i] = random_int(&seed, 20);
+        for (int i = 0; i < K * N; i++)
+            b[i] = random_int(&seed, 20);
+        for (int i = 0; i < M * N; i++)
+            c0[i] = random_int(&seed, 20);
+        for (int q = 0; q < K; q++) {
+            double row = 0;
+            for (int j = 0; j < N; j++)
+                row += fabs(b[q * N + j]);
+            brow = fmax(brow, row);
+        }
+        for (int i = 0; i < M; i++) {
+            for (int j = 0; j < N; j++) {
+                int64_t e = 0;
+                for (int q = 0; q < K; q++)
+                    e += (int64_t)a[i * K + q] * (int64_t)b[q * N + j];
+                c[i * N + j] = alpha * (double)e + beta * c0[i * N + j]; /* exact: 50 bits */
+            }
+            double arow = 0;
+            for (int q = 0; q < K; q++)
+                arow += fabs(a[i * K + q]);
+            terms = fmax(terms, 2 * arow * brow);
+        }
+        struct clb_gemm_reference *ref = reference(d, CLB_VERIFY_SOURCE_FREIVALDS);
+        struct clb_verify_result v;
+        clb_gemm_verify(ref, c, &v);
+        print_message("freivalds, alpha %g beta %g: largest residual %.3g (terms up to %.3g)\n",
+                      alpha, beta, v.max_abs_err, terms);
+        assert_true(v.passed);
+        if (CLB_VERIFY_COMPENSATED_DOUBLE)
+            assert_true(v.max_abs_err == 0);
+        else
+            assert_true(v.max_abs_err <= 8 * (double)ld_unit_roundoff() * terms);
+        clb_gemm_reference_destroy(ref);
+        free(c);
+        clb_gemm_data_destroy(d);
+    }
+}
+
 /*
  * Two groups, two meson tests run side by side: the checks at long K (thousands of k-terms
  * per entry, Freivalds at its own size), argument "long-k", and all the others.
@@ -749,6 +1043,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(modes_read_through_layouts),
         cmocka_unit_test(mode_layouts),
         cmocka_unit_test(stats_median_and_spread),
+        cmocka_unit_test(compensated_double_keeps_every_bit),
+        cmocka_unit_test(compensated_paths_agree_within_bounds),
+        cmocka_unit_test(integer_references_are_exact),
     };
     if (argc > 1 && !strcmp(argv[1], "long-k"))
         return cmocka_run_group_tests_name("long K", long_k, NULL, NULL);

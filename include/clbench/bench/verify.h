@@ -15,8 +15,14 @@
  *
  * Two methods, chosen by size (clb_gemm_verify_method):
  *
+ * The reference's arithmetic: long double with compensated sums where it is x87's
+ * 64-bit extended format (x86-64, in hardware), else compensated double (aarch64, whose
+ * long double is binary128 in software): error-free transformations with fma, each sum
+ * with its own bound (clbench/util/csum.h). CLB_VERIFY_COMPENSATED_DOUBLE=1 or 0 at build
+ * time overrides the choice (the unit tests build both on x86-64).
+ *
  * full       the reference R_ij of every entry: products of the exact inputs
- *            summed in long double (naive loops, independent of any BLAS)
+ *            summed in the reference's arithmetic (naive loops, independent of any BLAS)
  *            while m*n*k <= CLB_VERIFY_NAIVE_MNK; above that, for fp32 and
  *            fp16 (whose inputs and products are exact in double) OpenBLAS's
  *            DGEMM on the widened inputs while m*n*k <= CLB_VERIFY_DGEMM_MNK
@@ -25,7 +31,7 @@
  *            many y (m), with entries +-(1 + t/16);
  *            the row residuals r = C x - (alpha A (B x) + beta C0 x) and the
  *            column residuals t = y'C - (alpha (y'A) B + beta y'C0), in
- *            long double with compensated sums, so the reference's own error
+ *            the reference's arithmetic, so the reference's own error
  *            is bounded and negligible. Every entry of C enters each vector's
  *            row and column residuals with a weight of at least 1 in
  *            magnitude: O(mn + mk + kn) per vector, in passes that each
@@ -109,7 +115,7 @@ void clb_gemm_reference_destroy(struct clb_gemm_reference *ref);
 /* Where the reference comes from; AUTO is what clb_gemm_reference_create uses. */
 enum clb_verify_source {
     CLB_VERIFY_SOURCE_AUTO,
-    CLB_VERIFY_SOURCE_NAIVE,     /* full, long double loops */
+    CLB_VERIFY_SOURCE_NAIVE,     /* full, loops in the reference's arithmetic */
     CLB_VERIFY_SOURCE_DGEMM,     /* full, DGEMM on widened inputs (fp32 and fp16 only;
                                     naive in a build without OpenBLAS) */
     CLB_VERIFY_SOURCE_FREIVALDS,
