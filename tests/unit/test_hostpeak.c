@@ -186,13 +186,15 @@ static void sve_at_the_os_vector_length(void **state)
         assert_non_null(strstr(res.rows[0].check, "every lane exact"));
         clb_micro_results_finish(&res);
         /* The clock chain beside this kernel: its add chain and last chunk checked exactly (the
-         * figure itself means nothing under an emulator). */
+         * figure itself means nothing under the emulator these lengths run on, which may even
+         * put it above cpufreq's maximum: then the chain still ran and was checked). */
         char why[256] = "";
         double under_fma = 0;
         const double ghz = clb_host_fma_clock_ghz(v, 2, 0.0005, 2, &under_fma, why, sizeof(why));
-        if (!(ghz > 0))
+        if (!(ghz > 0) && !strstr(why, "above the CPU's maximum"))
             fail_msg("%s %s: no clock: %s", v->precision, v->name, why);
-        assert_true(under_fma > 0 && under_fma <= 1);
+        if (ghz > 0)
+            assert_true(under_fma > 0 && under_fma <= 1);
     }
 }
 
