@@ -5,10 +5,8 @@
 #include "clbench/backends/blascore.h"
 #include "clbench/cli/cli.h"
 #include "commands/registry.h"
+#include "commands/version.h"
 #include "config.h"
-
-/* What `clbench` alone, or `clbench -OPTION ...`, runs. */
-#define DEFAULT_COMMAND "run"
 
 static void print_help(FILE *out)
 {
@@ -18,7 +16,7 @@ static void print_help(FILE *out)
           out);
     for (size_t i = 0; clb_commands[i]; i++)
         fprintf(out, "  %-12s%s\n", clb_commands[i]->name, clb_commands[i]->summary);
-    fputs("\nWithout a command, clbench runs '" DEFAULT_COMMAND "'.\n"
+    fputs("\nWithout a command, clbench runs '" CLB_DEFAULT_COMMAND "'.\n"
           "'clbench COMMAND --help' lists a command's options.\n"
           "Options: -h, --help  this help;  -V, --version  print the version.\n"
           "Exit status: 0 success, 1 a runtime failure or failed check, 2 a usage error.\n",
@@ -67,7 +65,7 @@ int main(int argc, char **argv)
 {
     const struct clb_command *cmd;
     struct clb_error e;
-    char *default_argv0 = DEFAULT_COMMAND;
+    char *default_argv0 = CLB_DEFAULT_COMMAND;
     const int full_argc = argc;
     char **const full_argv = argv;
 
@@ -76,12 +74,15 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
-        printf("clbench %s\n", CLBENCH_VERSION);
+        if (clb_version_write(stdout) || fflush(stdout)) {
+            fprintf(stderr, "clbench: writing the version failed\n");
+            return 1;
+        }
         return 0;
     }
     if (argc < 2 || argv[1][0] == '-') {
         /* No command: the default one, with these options. */
-        cmd = clb_command_find(DEFAULT_COMMAND);
+        cmd = clb_command_find(CLB_DEFAULT_COMMAND);
         argv = calloc((size_t)argc + 1, sizeof(*argv));
         if (!argv) {
             fprintf(stderr, "clbench: out of host memory\n");

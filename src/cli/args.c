@@ -1,5 +1,6 @@
 /* Option parsers for compare and fit: text to the types their rooms define. */
 #include "clbench/cli/args.h"
+#include "clbench/fit/models.h"
 #include "clbench/util/parse.h"
 
 #include <stdio.h>
@@ -71,6 +72,23 @@ int clb_opt_dtype(const char *arg, void *field, struct clb_error *e)
         return 0;
     clb_error_set(e, "unknown dtype '%s', expected fp32, fp16, bf16, int8 or int4", arg);
     return -1;
+}
+
+int clb_opt_price(const char *arg, void *field, struct clb_error *e)
+{
+    return clb_prices_add(field, arg, e);
+}
+
+void clb_dtype_words(FILE *out)
+{
+    for (int d = 0; d < CLB_DT_COUNT; d++)
+        fprintf(out, "%s ", clb_dtype_name((enum clb_dtype)d));
+}
+
+void clb_model_words(FILE *out)
+{
+    for (size_t i = 0; i < clb_n_models; i++)
+        fprintf(out, "%s ", clb_models[i].name);
 }
 
 int clb_opt_byte_list(const char *arg, void *field, struct clb_error *e)

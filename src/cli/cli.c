@@ -26,7 +26,7 @@ static int apply(const struct clb_option *o, const char *value, void *config, bo
     void *field = (char *)config + o->offset;
     size_t idx = (size_t)(o - opts);
 
-    if (seen[idx]) {
+    if (seen[idx] && !o->repeat) {
         clb_error_set(e, "option --%s given more than once", o->name);
         return -1;
     }
@@ -162,8 +162,7 @@ static void write_wrapped(FILE *out, const char *h, int col)
     }
 }
 
-/* The option's help in full: its sentence, the hook's words, its default. */
-static char *option_text(const struct clb_option *o)
+char *clb_option_text(const struct clb_option *o)
 {
     const char *def = o->def ? o->def : o->def_help;
     char *text = NULL;
@@ -198,11 +197,30 @@ void clb_options_help(const struct clb_command *cmd, FILE *out)
         fprintf(out, "  %-*s", col - 2, head);
         if ((int)strlen(head) > col - 3)
             fprintf(out, "\n%*s", col, "");
-        char *text = option_text(o);
+        char *text = clb_option_text(o);
         /* Out of memory: the sentence alone rather than nothing. */
         write_wrapped(out, text ? text : o->help, col);
         free(text);
     }
+}
+
+char *clb_option_words(const struct clb_option *o)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    if (!f)
+        return NULL;
+    if (o->words)
+        fprintf(f, "%s ", o->words);
+    if (o->words_hook)
+        o->words_hook(f);
+    if (fclose(f)) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 int clb_opt_string(const char *arg, void *field, struct clb_error *e)

@@ -285,6 +285,21 @@ int clb_opt_blas_core(const char *arg, void *field, struct clb_error *e)
     return 0;
 }
 
+void clb_precision_words(FILE *out)
+{
+    for (int p = 0; p < CLB_PRECISION_COUNT; p++)
+        fprintf(out, "%s ", clb_precision_name((enum clb_precision)p));
+    fputs("all ", out);
+}
+
+void clb_backend_words(FILE *out)
+{
+    for (size_t i = 0; clb_gemm_backends[i]; i++)
+        fprintf(out, clb_gemm_backends[i]->tuning ? "%s %s-untuned " : "%s ",
+                clb_gemm_backends[i]->name, clb_gemm_backends[i]->name);
+    fputs("all ", out);
+}
+
 int clb_opt_trans(const char *arg, void *field, struct clb_error *e)
 {
     static const char *const names[] = { "NN", "NT", "TN", "TT" };

@@ -84,7 +84,8 @@ static const struct clb_option collective_options[] = {
     CLB_COMMON_OPTIONS(struct collective_config),
     { .name = "op", .metavar = "LIST",
       .help = "Operations: allreduce, allgather, reduce-scatter, broadcast, sendrecv, or all",
-      .parse = opt_ops, .offset = offsetof(struct collective_config, ops), .def = "all" },
+      .parse = opt_ops, .offset = offsetof(struct collective_config, ops), .def = "all",
+      .words = "allreduce allgather reduce-scatter broadcast sendrecv all" },
     { .name = "sizes", .metavar = "LIST",
       .help = "Bytes each operation moves (nccl-tests' size), 4 B to 1 GiB",
       .parse = opt_sizes, .offset = offsetof(struct collective_config, sizes),
@@ -100,7 +101,8 @@ static const struct clb_option collective_options[] = {
       .offset = offsetof(struct collective_config, host_buffers) },
     { .name = "output", .short_name = 'o', .metavar = "FILE",
       .help = "Also write the results to FILE.json or FILE.csv (rank 0)",
-      .parse = clb_opt_string, .offset = offsetof(struct collective_config, output) },
+      .parse = clb_opt_string, .offset = offsetof(struct collective_config, output),
+      .file = true },
     { 0 },
 };
 

@@ -5,11 +5,14 @@
 #include "clbench/output/compare.h"
 #include "clbench/results/compare.h"
 #include "common.h"
+#include "prices.h"
 
 struct compare_config {
     struct clb_common common;
     struct clb_pair_list pairs;
     double threshold;
+    struct clb_prices prices; /* --price, then --prices FILE's */
+    const char *prices_file;
 };
 
 static const struct clb_option compare_options[] = {
@@ -20,6 +23,7 @@ static const struct clb_option compare_options[] = {
     { .name = "threshold", .metavar = "PERCENT",
       .help = "Exit 1 when any figure is this much worse than the first file's (e.g. 5%)",
       .parse = clb_opt_percent, .offset = offsetof(struct compare_config, threshold) },
+    CLB_PRICE_OPTIONS(struct compare_config, prices, prices_file),
     { .name = "format", .metavar = "FMT", .help = "Output format on stdout: table, json or csv",
       .parse = clb_opt_format, .offset = offsetof(struct compare_config, common.format),
       .def = "table" },
@@ -47,6 +51,12 @@ static int compare_run(void *config, int n_files, char **paths)
             goto out;
         }
     }
+    const bool priced = clb_cmd_prices_given(&cfg->prices, cfg->prices_file);
+    if (priced && ((rc = clb_cmd_prices_load("compare", &cfg->prices, cfg->prices_file)) ||
+                   (rc = clb_cmd_prices_hold_files("compare", &cfg->prices, files,
+                                                   (size_t)n_files))))
+        goto out;
+    rc = CLB_EXIT_USAGE;
     for (int i = 0; i < n_files; i++)
         if (!files[i]->complete)
             fprintf(stderr, "clbench compare: note: %s is incomplete (its run was interrupted)\n",
@@ -56,7 +66,8 @@ static int compare_run(void *config, int n_files, char **paths)
         rc = CLB_EXIT_FAILURE;
         goto out;
     }
-    rc = clb_compare_write(stdout, stderr, cfg->common.format, &cmp) ? CLB_EXIT_FAILURE
+    rc = clb_compare_write(stdout, stderr, cfg->common.format, &cmp,
+                           priced ? &cfg->prices : NULL) ? CLB_EXIT_FAILURE
                                                                        : clb_finish_stdout();
     if (rc == CLB_EXIT_OK && cmp.n_regressions > 0) {
         fprintf(stderr, "clbench compare: %zu figure%s regressed by more than %.3g%%\n",

@@ -69,6 +69,32 @@ int clb_run_speeds_init(struct clb_run_speeds *s, const struct clb_micro_results
     return 0;
 }
 
+/* Whether dev is the device called name with id. */
+static bool is_device(const struct clb_device *dev, const char *name, const char *id)
+{
+    char dev_id[32];
+
+    clb_device_id(dev, dev_id, sizeof(dev_id));
+    return !strcmp(device_name(dev), name) && !strcmp(dev_id, id);
+}
+
+double clb_run_device_timed_s(const struct clb_micro_results *micro,
+                              const struct clb_gemm_results *gemm, const char *name,
+                              const char *id)
+{
+    double s = 0;
+
+    for (size_t i = 0; micro && i < micro->n_rows; i++)
+        if (is_device(micro->rows[i].device, name, id))
+            for (size_t k = 0; k < micro->rows[i].n_times; k++)
+                s += micro->rows[i].times_s[k];
+    for (size_t i = 0; i < gemm->n_rows; i++)
+        if (is_device(gemm->rows[i].device, name, id))
+            for (size_t k = 0; k < gemm->rows[i].n_times; k++)
+                s += gemm->rows[i].times_s[k];
+    return s;
+}
+
 void clb_run_speeds_finish(struct clb_run_speeds *s)
 {
     free(s->rows);

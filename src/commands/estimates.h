@@ -23,6 +23,14 @@ struct clb_run_speeds {
 /* Fills s from micro (may be NULL) and gemm; 0, or -1 when out of memory (s zeroed). */
 int clb_run_speeds_init(struct clb_run_speeds *s, const struct clb_micro_results *micro,
                         const struct clb_gemm_results *gemm);
+/*
+ * The seconds the timed calls of this run's rows (micro's and gemm's) on the
+ * device called name with id ("P:D", "host") took, added up: what
+ * clb_file_device_timed_s reads back from its result file.
+ */
+double clb_run_device_timed_s(const struct clb_micro_results *micro,
+                              const struct clb_gemm_results *gemm, const char *name,
+                              const char *id);
 /* Frees what init allocated; safe on a zeroed s. */
 void clb_run_speeds_finish(struct clb_run_speeds *s);
 

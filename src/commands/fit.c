@@ -10,6 +10,7 @@
 #include "clbench/results/speed.h"
 #include "clbench/util/parse.h"
 #include "common.h"
+#include "prices.h"
 
 struct fit_config {
     struct clb_common common;
@@ -25,6 +26,8 @@ struct fit_config {
     bool list_models;
     const char *from;       /* --from: a result file whose figures the estimates use */
     uint64_t train_tokens;  /* --train-tokens */
+    struct clb_prices prices; /* --price, then --prices FILE's (load_speeds) */
+    const char *prices_file;
 };
 
 static int opt_dim(const char *arg, void *field, struct clb_error *e)
@@ -60,9 +63,10 @@ static int opt_tokens(const char *arg, void *field, struct clb_error *e)
     return clb_parse_params(arg, field, e);
 }
 
-/* --from: each device's measured figures in the file and the speeds they give. */
-static int load_speeds(const struct fit_config *cfg, struct clb_fit_report *rep,
-                       struct clb_result_file **file, struct clb_fit_speed **speeds)
+/* --from: each device's measured figures in the file and the speeds they give; their costs. */
+static int load_speeds(struct fit_config *cfg, struct clb_fit_report *rep,
+                       struct clb_result_file **file, struct clb_fit_speed **speeds,
+                       struct clb_speed_cost **costs)
 {
     struct clb_error e;
 
@@ -77,10 +81,16 @@ static int load_speeds(const struct fit_config *cfg, struct clb_fit_report *rep,
                         "not CSV\n");
         return CLB_EXIT_USAGE;
     }
+    int rc = clb_cmd_prices_load("fit", &cfg->prices, cfg->prices_file);
+    if (rc != CLB_EXIT_OK)
+        return rc;
     if (!(*file = clb_result_file_load(cfg->from, &e))) {
         fprintf(stderr, "clbench fit: option --from: %s\n", e.msg);
         return CLB_EXIT_USAGE;
     }
+    if (clb_cmd_prices_given(&cfg->prices, cfg->prices_file) &&
+        (rc = clb_cmd_prices_hold_files("fit", &cfg->prices, file, 1)) != CLB_EXIT_OK)
+        return rc;
     json_t *shapes = json_object_get(json_object_get((*file)->root, "options"), "shapes");
     rep->measured_shapes = json_is_string(shapes) ? json_string_value(shapes) : NULL;
     const long n = clb_file_speed_estimates(*file, rep->request, &rep->estimate,
@@ -102,7 +112,17 @@ static int load_speeds(const struct fit_config *cfg, struct clb_fit_report *rep,
     rep->train_tokens = (double)cfg->train_tokens;
     rep->speeds = *speeds;
     rep->n_speeds = (size_t)n;
-    return CLB_EXIT_OK;
+    if (clb_cmd_prices_given(&cfg->prices, cfg->prices_file)) {
+        double *run_s = clb_cmd_file_run_s(*file, *speeds, (size_t)n);
+        if (!run_s) {
+            fprintf(stderr, "clbench: out of host memory\n");
+            return CLB_EXIT_FAILURE;
+        }
+        rc = clb_cmd_speed_costs(&cfg->prices, *speeds, (size_t)n, run_s, costs);
+        free(run_s);
+        rep->costs = *costs;
+    }
+    return rc;
 }
 
 static const struct clb_option fit_options[] = {
@@ -110,13 +130,15 @@ static const struct clb_option fit_options[] = {
     { .name = "model", .short_name = 'm', .metavar = "MODEL",
       .help = "A parameter count (7B, 125M, 1.5T) or a preset name (see --list-models); "
               "without it, the largest model each device holds",
-      .parse = clb_opt_string, .offset = offsetof(struct fit_config, model) },
+      .parse = clb_opt_string, .offset = offsetof(struct fit_config, model),
+      .words_hook = clb_model_words },
     /* Only for inference: build_request() applies it. */
     { .name = "dtype", .metavar = "DTYPE", .help = "Weights: fp32, fp16, bf16, int8 or int4",
       .parse = opt_weights_dtype, .offset = offsetof(struct fit_config, dtype),
-      .def_help = "fp16" },
+      .def_help = "fp16", .words_hook = clb_dtype_words },
     { .name = "kv-dtype", .metavar = "DTYPE", .help = "KV cache elements",
-      .parse = clb_opt_dtype, .offset = offsetof(struct fit_config, kv_dtype), .def = "fp16" },
+      .parse = clb_opt_dtype, .offset = offsetof(struct fit_config, kv_dtype), .def = "fp16",
+      .words_hook = clb_dtype_words },
     /* --context, --kv-heads and --head-dim stay 0 ("not given"): build_request() fills them. */
     { .name = "context", .metavar = "TOKENS", .help = "Context length", .parse = opt_dim,
       .offset = offsetof(struct fit_config, context), .def_help = "the preset's, else 4096" },
@@ -138,17 +160,19 @@ static const struct clb_option fit_options[] = {
       .help = "Allowance for runtime buffers, workspace and fragmentation",
       .parse = clb_opt_percent, .offset = offsetof(struct fit_config, overhead), .def = "20%" },
     { .name = "mode", .metavar = "MODE", .help = "infer, or train (mixed precision with Adam)",
-      .parse = opt_mode, .offset = offsetof(struct fit_config, mode), .def = "infer" },
+      .parse = opt_mode, .offset = offsetof(struct fit_config, mode), .def = "infer",
+      .words = "infer train" },
     { .name = "list-models", .help = "List the model presets and exit",
       .offset = offsetof(struct fit_config, list_models) },
     { .name = "from", .metavar = "FILE",
       .help = "Also estimate prefill and decode tokens/s (and training time) per device from "
               "the figures measured in FILE: 'clbench run --shapes MODEL -o FILE' measures "
               "them (and prints the same estimates for its own run)",
-      .parse = clb_opt_string, .offset = offsetof(struct fit_config, from) },
+      .parse = clb_opt_string, .offset = offsetof(struct fit_config, from), .file = true },
     { .name = "train-tokens", .metavar = "N",
       .help = "With --from: the training time on N tokens (300B, 2T)", .parse = opt_tokens,
       .offset = offsetof(struct fit_config, train_tokens) },
+    CLB_PRICE_OPTIONS(struct fit_config, prices, prices_file),
     { 0 },
 };
 
@@ -246,6 +270,11 @@ static int fit_run(void *config, int n_operands, char **operands)
         fprintf(stderr, "clbench fit: %s\n", e.msg);
         return CLB_EXIT_USAGE;
     }
+    if (clb_cmd_prices_given(&cfg->prices, cfg->prices_file) && !cfg->from) {
+        fprintf(stderr, "clbench fit: --price and --prices cost a measured run: give --model "
+                        "and --from\n");
+        return CLB_EXIT_USAGE;
+    }
     if ((cfg->from || cfg->train_tokens) && !(cfg->from && rep.has_model)) {
         fprintf(stderr, "clbench fit: --from (and --train-tokens) estimate a model's speed: "
                         "give --model and --from\n");
@@ -259,20 +288,24 @@ static int fit_run(void *config, int n_operands, char **operands)
     }
     struct clb_result_file *from = NULL;
     struct clb_fit_speed *speeds = NULL;
-    if (cfg->from && (rc = load_speeds(cfg, &rep, &from, &speeds)) != CLB_EXIT_OK) {
+    struct clb_speed_cost *costs = NULL;
+    if (cfg->from && (rc = load_speeds(cfg, &rep, &from, &speeds, &costs)) != CLB_EXIT_OK) {
         clb_result_file_destroy(from);
         free(speeds);
+        free(costs);
         return rc;
     }
     if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK) {
         clb_result_file_destroy(from);
         free(speeds);
+        free(costs);
         return rc;
     }
     rep.devices = calloc(sel.n_devices, sizeof(*rep.devices));
     if (!rep.devices) {
         clb_result_file_destroy(from);
         free(speeds);
+        free(costs);
         clb_selection_close(&sel);
         fprintf(stderr, "clbench: out of host memory\n");
         return CLB_EXIT_FAILURE;
@@ -297,6 +330,7 @@ static int fit_run(void *config, int n_operands, char **operands)
     rc = clb_fit_write(stdout, cfg->common.format, &rep) ? CLB_EXIT_FAILURE : clb_finish_stdout();
     clb_result_file_destroy(from);
     free(speeds);
+    free(costs);
     free(rep.devices);
     clb_selection_close(&sel);
     return rc;

@@ -23,6 +23,7 @@
 #include "common.h"
 #include "config.h"
 #include "estimates.h"
+#include "prices.h"
 #include "runner.h"
 
 struct gemm_config {
@@ -44,6 +45,8 @@ struct gemm_config {
     const struct clb_model *model;     /* --shapes */
     unsigned context, batch;           /* 0: not given */
     struct clb_shape_role roles[CLB_MAX_SHAPES];
+    struct clb_prices prices;          /* --price, then --prices FILE's (validate) */
+    const char *prices_file;
 };
 
 static int opt_model(const char *arg, void *field, struct clb_error *e)
@@ -79,7 +82,8 @@ static const struct clb_option gemm_options[] = {
       .help = "The GEMMs one layer of MODEL (a 'clbench fit --list-models' preset) does "
               "instead of --size: QKV, attention out, MLP up/gate, MLP down, at prefill (M = "
               "context x batch) and decode (M = batch)",
-      .parse = opt_model, .offset = offsetof(struct gemm_config, model) },
+      .parse = opt_model, .offset = offsetof(struct gemm_config, model),
+      .words_hook = clb_model_words },
     /* --context and --batch stay 0 ("not given", an error without --shapes): model_shapes(). */
     { .name = "context", .metavar = "TOKENS",
       .help = "With --shapes: prompt tokens per sequence at prefill",
@@ -88,14 +92,15 @@ static const struct clb_option gemm_options[] = {
     { .name = "batch", .metavar = "N",
       .help = "With --shapes: sequences at once",
       .parse = clb_opt_positive, .offset = offsetof(struct gemm_config, batch), .def_help = "1" },
+    CLB_PRICE_OPTIONS(struct gemm_config, prices, prices_file),
     { .name = "precision", .short_name = 'p', .metavar = "LIST",
       .help = "Precisions: fp32, fp64, fp16 or all",
       .parse = clb_opt_precisions, .offset = offsetof(struct gemm_config, precisions),
-      .def = "fp32" },
+      .def = "fp32", .words_hook = clb_precision_words },
     { .name = "backend", .short_name = 'b', .metavar = "LIST",
       .help = "Backends:",
       .parse = clb_opt_backends, .offset = offsetof(struct gemm_config, backends), .def = "all",
-      .help_hook = backend_help },
+      .help_hook = backend_help, .words_hook = clb_backend_words },
     { .name = "runs", .metavar = "N",
       .help = "Timed calls per result, at least",
       .parse = clb_opt_positive, .offset = offsetof(struct gemm_config, runs), .def = "5" },
@@ -119,7 +124,7 @@ static const struct clb_option gemm_options[] = {
       .help = "OpenBLAS kernels: auto (switch to the CPU's instruction set when OpenBLAS "
               "picked older ones), as-is, or a core name such as SkylakeX",
       .parse = clb_opt_blas_core, .offset = offsetof(struct gemm_config, blas_core),
-      .def = "auto" },
+      .def = "auto", .words = "auto as-is" },
     { .name = "transfers",
       .help = "Also time end to end: host-to-device copy + GEMM + device-to-host copy",
       .offset = offsetof(struct gemm_config, transfers) },
@@ -135,10 +140,12 @@ static const struct clb_option gemm_options[] = {
     { .name = "trans", .metavar = "AB",
       .help = "Whether A and B are stored transposed, as BLAS's transa and transb: NN, NT, TN "
               "or TT; C = alpha*op(A)*op(B) + beta*C, op(A) M x K, op(B) K x N",
-      .parse = clb_opt_trans, .offset = offsetof(struct gemm_config, mode), .def = "NN" },
+      .parse = clb_opt_trans, .offset = offsetof(struct gemm_config, mode), .def = "NN",
+      .words = "NN NT TN TT" },
     { .name = "layout", .metavar = "ORDER",
       .help = "Storage of A, B and C: row (row-major) or col (column-major, BLAS's own)",
-      .parse = clb_opt_layout, .offset = offsetof(struct gemm_config, mode), .def = "row" },
+      .parse = clb_opt_layout, .offset = offsetof(struct gemm_config, mode), .def = "row",
+      .words = "row col" },
     { .name = "ld", .metavar = "PAD",
       .help = "Make every leading dimension PAD elements longer than its minimum, at every "
               "size (lda = K + PAD for a row-major A in NN; the padding must stay untouched)",
@@ -153,7 +160,7 @@ static const struct clb_option gemm_options[] = {
               "fed by vector reads, K split where the problem gives fewer than 4 work-groups "
               "per compute unit) or auto (cpu on devices of type CPU, else gpu)",
       .parse = clb_opt_code_path, .offset = offsetof(struct gemm_config, code_path),
-      .def = "auto" },
+      .def = "auto", .words = "auto cpu gpu" },
     { .name = "untuned",
       .help = "Also run every tunable backend with its built-in parameters (clblast-untuned, "
               "clbench-untuned) next to its rows with the parameters stored by 'clbench tune'",
@@ -164,7 +171,7 @@ static const struct clb_option gemm_options[] = {
       .offset = offsetof(struct gemm_config, no_peak) },
     { .name = "output", .short_name = 'o', .metavar = "FILE",
       .help = "Also write the results to FILE.json or FILE.csv",
-      .parse = clb_opt_string, .offset = offsetof(struct gemm_config, output) },
+      .parse = clb_opt_string, .offset = offsetof(struct gemm_config, output), .file = true },
     { 0 },
 };
 
@@ -238,11 +245,23 @@ static int write_estimates(FILE *out, const struct clb_gemm_report *r)
     long n = !clb_fit_estimate(&req, &rep.estimate, &e)
                  ? clb_speed_estimates(run.rows, run.n_rows, &req, &rep.estimate, 0, &speeds)
                  : -1;
+    struct clb_speed_cost *costs = NULL;
+    double *run_s = n > 0 && r->prices ? calloc((size_t)n, sizeof(*run_s)) : NULL;
+    if (n > 0 && r->prices && !run_s)
+        n = -1;
+    for (long i = 0; run_s && i < n; i++)
+        run_s[i] = clb_run_device_timed_s(r->micro, r->results, speeds[i].measured.device,
+                                          speeds[i].measured.device_id);
+    if (run_s && clb_cmd_speed_costs(r->prices, speeds, (size_t)n, run_s, &costs))
+        n = -1;
     if (n > 0) {
         rep.speeds = speeds;
         rep.n_speeds = (size_t)n;
+        rep.costs = costs;
         rc = clb_fit_write_speeds(out, &rep);
     }
+    free(run_s);
+    free(costs);
     free(speeds);
     clb_run_speeds_finish(&run);
     return n < 0 ? -1 : rc;
@@ -273,6 +292,16 @@ static int validate(struct gemm_config *cfg)
     }
     if (cfg->model && model_shapes(cfg) != CLB_EXIT_OK)
         return CLB_EXIT_USAGE;
+    if (clb_cmd_prices_given(&cfg->prices, cfg->prices_file)) {
+        if (!cfg->model || cfg->common.format != CLB_FORMAT_TABLE) {
+            fprintf(stderr, "clbench gemm: options --price and --prices cost the estimates "
+                            "table of --shapes MODEL (table output; for a result file, give "
+                            "them to 'clbench fit --from')\n");
+            return CLB_EXIT_USAGE;
+        }
+        if (clb_cmd_prices_load("gemm", &cfg->prices, cfg->prices_file) != CLB_EXIT_OK)
+            return CLB_EXIT_USAGE;
+    }
     if (cfg->mnk.n)
         cfg->sizes = cfg->mnk;
     if (!cfg->sizes.n)
@@ -437,6 +466,36 @@ static int gemm_begin(struct clb_run *run)
     struct gemm_state *g = run->cmd;
     const struct clb_selection *sel = &run->sel;
 
+    if (clb_cmd_prices_given(&g->cfg->prices, g->cfg->prices_file)) {
+        /* The devices the rows will name: the selected ones, and the host for OpenBLAS. */
+        const char **names = calloc(sel->n_devices + 1, sizeof(*names));
+        const char **ids = calloc(sel->n_devices + 1, sizeof(*ids));
+        char (*id_buf)[32] = calloc(sel->n_devices + 1, sizeof(*id_buf));
+        size_t n = 0;
+        int rc = CLB_EXIT_FAILURE;
+        if (names && ids && id_buf) {
+            for (; n < sel->n_devices; n++) {
+                clb_device_id(sel->devices[n], id_buf[n], sizeof(id_buf[n]));
+                names[n] = clb_device_str(sel->devices[n], CLB_PROP_NAME);
+                ids[n] = id_buf[n];
+            }
+            for (size_t b = 0; b < g->cfg->backends.n; b++)
+                if (!g->cfg->backends.v[b]->on_device) {
+                    names[n] = "host CPU";
+                    ids[n++] = "host";
+                    break;
+                }
+            rc = clb_cmd_prices_hold(g->show_devices ? "run" : "gemm", &g->cfg->prices, names,
+                                     ids, n, "this run");
+        } else {
+            fprintf(stderr, "clbench: out of host memory\n");
+        }
+        free(names);
+        free(ids);
+        free(id_buf);
+        if (rc != CLB_EXIT_OK)
+            return rc;
+    }
     /* OpenBLAS's core note: once, the arguments accepted, the baseline about to run. */
     if (gemm_blas_core(g->cfg) && clb_blas_core_state()->note[0])
         fprintf(stderr, "clbench: %s\n", clb_blas_core_state()->note);
@@ -567,7 +626,11 @@ static const void *gemm_report(struct clb_run *run)
                                           .options = &g->opt, .devices = run->sel.devices,
                                           .n_devices = run->sel.n_devices,
                                           .shapes = cfg->model ? cfg->model->name : NULL,
-                                          .context = cfg->context, .batch = cfg->batch };
+                                          .context = cfg->context, .batch = cfg->batch,
+                                          .prices = clb_cmd_prices_given(&cfg->prices,
+                                                                         cfg->prices_file)
+                                                        ? &cfg->prices
+                                                        : NULL };
     for (size_t i = 0; i < g->res.n_rows; i++)
         if (clb_row_failed(g->res.rows[i].status))
             run->rc = CLB_EXIT_FAILURE;

@@ -94,7 +94,8 @@ static int opt_stat(const char *arg, void *field, struct clb_error *e)
     CLB_FLEET_OPTIONS(struct micro_config),                                                   \
     { .name = "output", .short_name = 'o', .metavar = "FILE",                                 \
       .help = "Also write the results to FILE.json or FILE.csv",                              \
-      .parse = clb_opt_string, .offset = offsetof(struct micro_config, output) },             \
+      .parse = clb_opt_string, .offset = offsetof(struct micro_config, output),              \
+      .file = true },                                                                         \
     { .name = "runs", .metavar = "N", .help = "Timed calls per figure at least, after a warm-up", \
       .parse = clb_opt_positive, .offset = offsetof(struct micro_config, runs), .def = "5" }, \
     { .name = "min-time", .metavar = "SECONDS",                                               \
@@ -105,7 +106,8 @@ static int opt_stat(const char *arg, void *field, struct clb_error *e)
     { .name = "stat", .metavar = "STAT",                                                      \
       .help = "The headline figure: median (of the calls) or best (the fastest call, as "     \
               "BabelStream and clpeak report)",                                               \
-      .parse = opt_stat, .offset = offsetof(struct micro_config, stat_best), .def = "median" }
+      .parse = opt_stat, .offset = offsetof(struct micro_config, stat_best), .def = "median", \
+      .words = "median best" }
 
 static const struct clb_option peak_options[] = {
     MICRO_COMMON_OPTIONS,
@@ -117,7 +119,7 @@ static const struct clb_option peak_options[] = {
               "within 64 32-bit registers: 8 chains down to 2 for fp64 x16) or auto, by the "
               "device's type",
       .parse = clb_opt_code_path, .offset = offsetof(struct micro_config, code_path),
-      .def = "auto" },
+      .def = "auto", .words = "auto cpu gpu" },
     { 0 },
 };
 
@@ -126,7 +128,8 @@ static const struct clb_option bandwidth_options[] = {
     /* Per device, and --bytes by its memory; both stay 0 ("not given") for the bench. */
     { .name = "precision", .short_name = 'p', .metavar = "LIST", .help = "fp32, fp64 or all",
       .parse = clb_opt_precisions, .offset = offsetof(struct micro_config, precisions),
-      .def_help = "fp64 where the device has it, else fp32, as BabelStream" },
+      .def_help = "fp64 where the device has it, else fp32, as BabelStream",
+      .words_hook = clb_precision_words },
     { .name = "bytes", .metavar = "SIZE", .help = "Bytes per array, e.g. 256M",
       .parse = opt_bytes, .offset = offsetof(struct micro_config, bytes),
       .def_help = "256 MiB, 1 GiB on a device other than a CPU with 16 GB or more, less if the "
@@ -140,7 +143,7 @@ static const struct clb_option bandwidth_options[] = {
               "BabelStream's CPU dot grid), gpu (a coalesced read, its GPU grid) or auto, by "
               "the device's type",
       .parse = clb_opt_code_path, .offset = offsetof(struct micro_config, code_path),
-      .def = "auto" },
+      .def = "auto", .words = "auto cpu gpu" },
     { .name = "host-time",
       .help = "Also show each figure timed on the host clock around enqueue + clFinish, as "
               "BabelStream times (the headline is the device's clock: profiling events)",
@@ -160,7 +163,7 @@ static const struct clb_option transfer_options[] = {
               "(map + memcpy + unmap), zero-copy (map + unmap of a CL_MEM_USE_HOST_PTR "
               "buffer: the handover alone, no copy)",
       .parse = opt_transfer_modes, .offset = offsetof(struct micro_config, transfer_modes),
-      .def = "pageable,pinned" },
+      .def = "pageable,pinned", .words = "pageable pinned async map zero-copy all" },
     { 0 },
 };
 

@@ -4,6 +4,9 @@
 /* Every command clbench has (src/commands/registry.c), for main() and the tests. */
 #include "clbench/cli/cli.h"
 
+/* What `clbench` alone, or `clbench -OPTION ...`, runs. */
+#define CLB_DEFAULT_COMMAND "run"
+
 /* NULL-terminated, in the order `clbench --help` lists them. */
 extern const struct clb_command *const clb_commands[];
 /* The command called name (exactly), or NULL. */

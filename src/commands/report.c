@@ -1,24 +1,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/cli/args.h"
 #include "clbench/fit/fit.h"
 #include "clbench/output/html.h"
 #include "clbench/util/file.h"
 
 #include "clbench/fit/models.h"
 #include "common.h"
+#include "prices.h"
 
 enum { REPORT_MAX_FILES = 16 };
 
 struct report_config {
     struct clb_common common;
     const char *output;
+    struct clb_prices prices; /* --price, then --prices FILE's */
+    const char *prices_file;
 };
 
 static const struct clb_option report_options[] = {
     { .name = "output", .short_name = 'o', .metavar = "FILE", .help = "Write the page to FILE",
       .parse = clb_opt_string, .offset = offsetof(struct report_config, output),
-      .def_help = "stdout" },
+      .def_help = "stdout", .file = true },
+    CLB_PRICE_OPTIONS(struct report_config, prices, prices_file),
     { .name = "help", .short_name = 'h', .help = "Show this help and exit",
       .offset = offsetof(struct report_config, common.help) },
     { 0 },
@@ -101,6 +106,8 @@ static int report_run(void *config, int n_files, char **paths)
     struct clb_result_file *files[REPORT_MAX_FILES] = { 0 };
     struct clb_html_estimates estimates[REPORT_MAX_FILES] = { 0 };
     struct clb_fit_speed *speeds[REPORT_MAX_FILES] = { 0 };
+    struct clb_speed_cost *costs[REPORT_MAX_FILES] = { 0 };
+    const bool priced = clb_cmd_prices_given(&cfg->prices, cfg->prices_file);
     struct clb_error e;
     int rc = CLB_EXIT_USAGE;
 
@@ -120,6 +127,26 @@ static int report_run(void *config, int n_files, char **paths)
             goto out;
         }
     }
+    if (priced && ((rc = clb_cmd_prices_load("report", &cfg->prices, cfg->prices_file)) ||
+                   (rc = clb_cmd_prices_hold_files("report", &cfg->prices, files,
+                                                   (size_t)n_files))))
+        goto out;
+    for (int i = 0; priced && i < n_files; i++) {
+        struct clb_fit_report *fit = &estimates[i].fit;
+        if (!fit->n_speeds)
+            continue;
+        double *run_s = clb_cmd_file_run_s(files[i], fit->speeds, fit->n_speeds);
+        rc = run_s ? clb_cmd_speed_costs(&cfg->prices, fit->speeds, fit->n_speeds, run_s,
+                                         &costs[i])
+                   : CLB_EXIT_FAILURE;
+        free(run_s);
+        if (rc != CLB_EXIT_OK) {
+            if (!run_s)
+                fprintf(stderr, "clbench: out of host memory\n");
+            goto out;
+        }
+        fit->costs = costs[i];
+    }
     struct page page = { files, (size_t)n_files, estimates };
     if (cfg->output) {
         if (clb_write_file_atomic(cfg->output, write_page, &page, &e)) {
@@ -135,6 +162,7 @@ out:
     for (int i = 0; i < n_files; i++) {
         clb_result_file_destroy(files[i]);
         free(speeds[i]);
+        free(costs[i]);
     }
     return rc;
 }

@@ -92,6 +92,14 @@ static void only_help(FILE *out)
     fprintf(out, " %s", names);
 }
 
+/* --only's words for completion: the tunable backends' names. */
+static void only_words(FILE *out)
+{
+    for (size_t i = 0; clb_gemm_backends[i]; i++)
+        if (clb_gemm_backends[i]->tuning)
+            fprintf(out, "%s ", clb_gemm_backends[i]->name);
+}
+
 static const struct clb_option tune_options[] = {
     CLB_COMMON_OPTIONS(struct tune_config),
     { .name = "budget", .metavar = "SECONDS",
@@ -109,9 +117,11 @@ static const struct clb_option tune_options[] = {
       .def = CLB_GEMM_DEFAULT_SIZES },
     { .name = "precision", .short_name = 'p', .metavar = "LIST",
       .help = "fp32, fp64 or both", .parse = clb_opt_precisions,
-      .offset = offsetof(struct tune_config, precision), .def = "fp32" },
+      .offset = offsetof(struct tune_config, precision), .def = "fp32",
+      .words_hook = clb_precision_words },
     { .name = "only", .metavar = "WHAT", .help = "Tune only", .parse = opt_only,
-      .offset = offsetof(struct tune_config, only), .help_hook = only_help },
+      .offset = offsetof(struct tune_config, only), .help_hook = only_help,
+      .words_hook = only_words },
     { .name = "runs", .metavar = "N", .help = "Timed calls per candidate",
       .parse = clb_opt_positive, .offset = offsetof(struct tune_config, runs), .def = "3" },
     { .name = "dry-run", .help = "Search, but store nothing in the tuning cache",

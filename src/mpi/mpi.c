@@ -148,6 +148,17 @@ bool clb_mpi_built(void)
     return true;
 }
 
+void clb_mpi_library_version(char *buf, size_t len)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0;
+
+    if (MPI_Get_library_version(v, &n) != MPI_SUCCESS)
+        n = 0;
+    v[n < (int)sizeof(v) ? n : (int)sizeof(v) - 1] = '\0';
+    snprintf(buf, len, "%.*s", (int)strcspn(v, "\n,"), v);
+}
+
 int clb_mpi_start(struct clb_mpi_world *w, struct clb_error *e)
 {
     char err[MPI_MAX_ERROR_STRING];
@@ -340,6 +351,12 @@ int clb_mpi_gather(const char *buf, size_t len, char ***parts, size_t **lens, in
 bool clb_mpi_built(void)
 {
     return false;
+}
+
+void clb_mpi_library_version(char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
 }
 
 int clb_mpi_start(struct clb_mpi_world *w, struct clb_error *e)

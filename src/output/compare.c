@@ -91,11 +91,55 @@ static void write_ignored(FILE *out, const struct clb_comparison *c, const char 
     fputc('\n', out);
 }
 
-static int write_table(FILE *out, const struct clb_comparison *c)
+/* The price of row r's device (NULL: none, or no prices given). */
+static const struct clb_price *price_of(const struct clb_prices *prices,
+                                        const struct clb_result_row *r)
 {
-    const char *head[4 + CLB_COMPARE_MAX_FILES];
+    const struct clb_price *p = NULL;
+    struct clb_error e;
+
+    /* Held against the files already: no two prices are left for one device. */
+    if (prices && r)
+        clb_price_find(prices, r->device, r->device_id, &p, &e);
+    return p;
+}
+
+/* Row r's figure per USD/h of its device's price; 0 where none (see clb_compare_write). */
+static double per_usd_hour(const struct clb_prices *prices, const struct clb_result_row *r)
+{
+    const struct clb_price *p = price_of(prices, r);
+
+    if (!p || !r->has_value || clb_metric_lower_is_better(r->metric))
+        return 0;
+    return clb_per_usd_hour(r->value, p->usd_per_hour);
+}
+
+/* One per-dollar cell of the table. */
+static void per_usd_cell(const struct clb_prices *prices, const struct clb_compare_row *row,
+                         size_t i, char *buf, size_t len)
+{
+    const struct clb_result_row *ri = row->row[i];
+    const struct clb_price *p = price_of(prices, ri);
+    const double v = per_usd_hour(prices, ri), first = per_usd_hour(prices, row->row[0]);
+
+    if (!ri || !ri->has_value || clb_metric_lower_is_better(ri->metric))
+        snprintf(buf, len, "-");
+    else if (!p)
+        snprintf(buf, len, "no price");
+    else if (!(p->usd_per_hour > 0))
+        snprintf(buf, len, "free");
+    else if (i > 0 && first > 0)
+        snprintf(buf, len, "%.4g (%.2fx)", v, v / first);
+    else
+        snprintf(buf, len, "%.4g", v);
+}
+
+static int write_table(FILE *out, const struct clb_comparison *c, const struct clb_prices *prices)
+{
+    const char *head[4 + 2 * CLB_COMPARE_MAX_FILES];
+    char per_head[CLB_COMPARE_MAX_FILES][160];
     struct clb_table *t;
-    size_t n_cols = 4 + c->n_files;
+    const size_t n_cols = 4 + c->n_files * (prices ? 2 : 1);
 
     head[0] = "BENCHMARK";
     head[1] = "CASE";
@@ -103,14 +147,18 @@ static int write_table(FILE *out, const struct clb_comparison *c)
     head[3] = "DEVICE";
     for (size_t i = 0; i < c->n_files; i++)
         head[4 + i] = base(c->files[i]->path);
+    for (size_t i = 0; prices && i < c->n_files; i++) {
+        snprintf(per_head[i], sizeof(per_head[i]), "PER $/H: %s", base(c->files[i]->path));
+        head[4 + c->n_files + i] = per_head[i];
+    }
     if (!(t = clb_table_create(head, n_cols)))
         return -1;
-    for (size_t i = 0; i < c->n_files; i++)
-        clb_table_align_right(t, 4 + i);
+    for (size_t i = 4; i < n_cols; i++)
+        clb_table_align_right(t, i);
     for (size_t r = 0; r < c->n_rows; r++) {
         const struct clb_compare_row *row = &c->rows[r];
-        char cells[CLB_COMPARE_MAX_FILES][96], dev[300];
-        const char *cp[4 + CLB_COMPARE_MAX_FILES];
+        char cells[CLB_COMPARE_MAX_FILES][96], per[CLB_COMPARE_MAX_FILES][48], dev[300];
+        const char *cp[4 + 2 * CLB_COMPARE_MAX_FILES];
         size_t used = (size_t)snprintf(dev, sizeof(dev), "%s", row->row[0]->device);
 
         for (size_t i = 0; i < c->n_files; i++) {
@@ -130,6 +178,10 @@ static int write_table(FILE *out, const struct clb_comparison *c)
                          clb_compare_regressed(ri->metric, row->ratio[i], c->threshold) ? " !"
                                                                                         : "");
             cp[4 + i] = cells[i];
+            if (prices) {
+                per_usd_cell(prices, row, i, per[i], sizeof(per[i]));
+                cp[4 + c->n_files + i] = per[i];
+            }
         }
         const struct clb_result_row *p = placed(row->row, c->n_files);
         if (p && used < sizeof(dev))
@@ -146,6 +198,10 @@ static int write_table(FILE *out, const struct clb_comparison *c)
     clb_table_print(t, out);
     clb_table_destroy(t);
     write_unpaired(out, c, "");
+    if (prices)
+        fprintf(out, "%s\nper $/h: each figure / its device's price in USD per hour, higher is "
+                     "better (none for latency, a device without a price, or a free one)\n",
+                CLB_PRICES_NOTE);
     fputc('\n', out);
     for (size_t g = 0; g < c->n_groups; g++) {
         const struct clb_compare_group *gr = &c->groups[g];
@@ -184,7 +240,8 @@ static json_t *files_json(const struct clb_comparison *c)
 }
 
 /* One lined-up figure: where each file measured it, its values and ratios to the first's. */
-static json_t *row_json(const struct clb_comparison *c, const struct clb_compare_row *row)
+static json_t *row_json(const struct clb_comparison *c, const struct clb_compare_row *row,
+                        const struct clb_prices *prices)
 {
     json_t *values = json_array(), *ratios = json_array(), *devices = json_array(),
            *hosts = json_array(), *ranks = json_array(), *local_ranks = json_array();
@@ -201,12 +258,24 @@ static json_t *row_json(const struct clb_comparison *c, const struct clb_compare
                                       : row->ratio[i] > 0 ? json_real(row->ratio[i])
                                                           : json_null());
     }
-    return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
-                     "benchmark", row->row[0]->benchmark, "case",
-                     row->row[0]->case_, "backend", row->row[0]->backend,
-                     "metric", row->row[0]->metric, "devices", devices,
-                     "hosts", hosts, "local_ranks", local_ranks, "ranks",
-                     ranks, "values", values, "ratios", ratios);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+                          "benchmark", row->row[0]->benchmark, "case",
+                          row->row[0]->case_, "backend", row->row[0]->backend,
+                          "metric", row->row[0]->metric, "devices", devices,
+                          "hosts", hosts, "local_ranks", local_ranks, "ranks",
+                          ranks, "values", values, "ratios", ratios);
+    if (o && prices) {
+        json_t *usd = json_array(), *per = json_array();
+        for (size_t i = 0; i < c->n_files; i++) {
+            const struct clb_price *p = price_of(prices, row->row[i]);
+            const double v = per_usd_hour(prices, row->row[i]);
+            json_array_append_new(usd, p ? json_real(p->usd_per_hour) : json_null());
+            json_array_append_new(per, v > 0 ? json_real(v) : json_null());
+        }
+        json_object_set_new(o, "usd_per_hour", usd);
+        json_object_set_new(o, "per_usd_hour", per);
+    }
+    return o;
 }
 
 static json_t *group_json(const struct clb_comparison *c, const struct clb_compare_group *gr)
@@ -257,13 +326,13 @@ static json_t *ignored_json(const struct clb_comparison *c)
     return ignored;
 }
 
-static int write_json(FILE *out, const struct clb_comparison *c)
+static int write_json(FILE *out, const struct clb_comparison *c, const struct clb_prices *prices)
 {
     json_t *root = json_object(), *files = files_json(c), *rows = json_array(),
            *groups = json_array(), *unpaired = json_array(), *ignored = ignored_json(c);
 
     for (size_t r = 0; r < c->n_rows; r++)
-        json_array_append_new(rows, row_json(c, &c->rows[r]));
+        json_array_append_new(rows, row_json(c, &c->rows[r], prices));
     for (size_t g = 0; g < c->n_groups; g++)
         json_array_append_new(groups, group_json(c, &c->groups[g]));
     for (size_t k = 0; k < c->n_unpaired; k++)
@@ -273,6 +342,8 @@ static int write_json(FILE *out, const struct clb_comparison *c)
     json_object_set_new(root, "geomeans", groups);
     json_object_set_new(root, "unpaired", unpaired);
     json_object_set_new(root, "ignored_differences", ignored);
+    if (prices)
+        json_object_set_new(root, "prices", json_string(CLB_PRICES_NOTE));
     if (c->threshold > 0) {
         json_object_set_new(root, "threshold", json_real(c->threshold));
         json_object_set_new(root, "regressions", json_integer((json_int_t)c->n_regressions));
@@ -283,10 +354,26 @@ static int write_json(FILE *out, const struct clb_comparison *c)
     return rc;
 }
 
-static int write_csv(FILE *out, const struct clb_comparison *c)
+/* With prices: ",usd_per_hour,per_usd_hour" (each empty where none). */
+static void csv_price(FILE *out, const struct clb_prices *prices, const struct clb_result_row *r)
 {
-    fputs("benchmark,case,backend,device,file,device_in_file,value,ratio,host,rank,local_rank\n",
-          out);
+    const struct clb_price *p = price_of(prices, r);
+    const double v = per_usd_hour(prices, r);
+
+    if (!prices)
+        return;
+    fputc(',', out);
+    if (p)
+        fprintf(out, "%.9g", p->usd_per_hour);
+    fputc(',', out);
+    if (v > 0)
+        fprintf(out, "%.9g", v);
+}
+
+static int write_csv(FILE *out, const struct clb_comparison *c, const struct clb_prices *prices)
+{
+    fprintf(out, "benchmark,case,backend,device,file,device_in_file,value,ratio,host,rank,"
+                 "local_rank%s\n", prices ? ",usd_per_hour,per_usd_hour" : "");
     for (size_t r = 0; r < c->n_rows; r++) {
         const struct clb_compare_row *row = &c->rows[r];
         for (size_t i = 0; i < c->n_files; i++) {
@@ -311,22 +398,25 @@ static int write_csv(FILE *out, const struct clb_comparison *c)
             fputc(',', out);
             if (ri && ri->host) {
                 clb_csv_field(out, ri->host);
-                fprintf(out, ",%d,%d\n", ri->rank, ri->local_rank);
+                fprintf(out, ",%d,%d", ri->rank, ri->local_rank);
             } else {
-                fputs(",,\n", out);
+                fputs(",,", out);
             }
+            csv_price(out, prices, ri);
+            fputc('\n', out);
         }
     }
     return 0;
 }
 
-int clb_compare_write(FILE *out, FILE *notes, enum clb_format fmt, const struct clb_comparison *c)
+int clb_compare_write(FILE *out, FILE *notes, enum clb_format fmt, const struct clb_comparison *c,
+                      const struct clb_prices *prices)
 {
     switch (fmt) {
     case CLB_FORMAT_JSON:
-        return write_json(out, c);
+        return write_json(out, c, prices);
     case CLB_FORMAT_CSV:
-        if (write_csv(out, c))
+        if (write_csv(out, c, prices))
             return -1;
         write_unpaired(notes, c, "clbench compare: note: ");
         write_ignored(notes, c, "clbench compare: note: ");
@@ -334,5 +424,5 @@ int clb_compare_write(FILE *out, FILE *notes, enum clb_format fmt, const struct 
     case CLB_FORMAT_TABLE:
         break;
     }
-    return write_table(out, c);
+    return write_table(out, c, prices);
 }

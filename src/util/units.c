@@ -68,3 +68,23 @@ void clb_format_metric(const char *metric, double v, char *buf, size_t len)
     else
         snprintf(buf, len, "%.4g %s", v, clb_metric_unit(metric));
 }
+
+void clb_format_usd(double usd, char *buf, size_t len)
+{
+    if (usd >= 1000.0 && usd < 1e18) {
+        char digits[32], out[48];
+        size_t n = (size_t)snprintf(digits, sizeof(digits), "%.0f", usd), o = 0;
+        out[o++] = '$';
+        for (size_t i = 0; i < n; i++) {
+            if (i && (n - i) % 3 == 0)
+                out[o++] = ',';
+            out[o++] = digits[i];
+        }
+        out[o] = '\0';
+        snprintf(buf, len, "%s", out);
+    } else if (usd >= 1.0) {
+        snprintf(buf, len, "$%.2f", usd);
+    } else {
+        snprintf(buf, len, "$%.3g", usd);
+    }
+}

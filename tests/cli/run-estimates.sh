@@ -9,9 +9,9 @@ clb_require_device "$clbench"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-"$clbench" run --shapes phi-3-mini --context 16 --runs 1 -b clbench -d 0:0 -o "$tmp/r.json" \
+"$clbench" run --shapes phi-3-mini --context 16 --runs 1 -b clbench -d 0:0 -o "$tmp/r.json" --price 0:0=2 \
     >"$tmp/run.txt" || { echo "FAIL: run"; cat "$tmp/run.txt"; exit 1; }
-"$clbench" fit --model phi-3-mini --context 16 --from "$tmp/r.json" >"$tmp/fit.txt" ||
+"$clbench" fit --model phi-3-mini --context 16 --from "$tmp/r.json" --price 0:0=2 >"$tmp/fit.txt" ||
     { echo "FAIL: fit --from"; cat "$tmp/fit.txt"; exit 1; }
 grep -q '^Estimates from the figures measured in this run (upper bounds' "$tmp/run.txt" ||
     { echo "FAIL: run prints no estimates"; cat "$tmp/run.txt"; exit 1; }
@@ -23,6 +23,13 @@ grep -Eq ' clbench fp32 +[0-9.]+ GFLOP/s +[0-9.]+ +[0-9.]+ GB/s +<= [0-9.]+ ' "$
     { echo "FAIL: no device row with prefill and decode"; cat "$tmp/run-est.txt"; exit 1; }
 cmp -s "$tmp/run-est.txt" "$tmp/fit-est.txt" ||
     { echo "FAIL: run's estimates differ from fit --from on its file"; diff "$tmp/run-est.txt" "$tmp/fit-est.txt"; exit 1; }
+# The costs at the same price: of the same timed calls, from the structs and from the file.
+sed -n '/^Costs at/,/^USD per million/p' "$tmp/run.txt" | tail -n +2 >"$tmp/run-cost.txt"
+sed -n '/^Costs at/,/^USD per million/p' "$tmp/fit.txt" | tail -n +2 >"$tmp/fit-cost.txt"
+grep -Eq '^pthread.* [$]2\.00/h +[0-9.]+ m?s +[$][0-9.e-]+ +[$][0-9.,]+ +[$][0-9.,]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmp/run-cost.txt" ||
+    { echo "FAIL: no cost row"; cat "$tmp/run.txt"; exit 1; }
+cmp -s "$tmp/run-cost.txt" "$tmp/fit-cost.txt" ||
+    { echo "FAIL: run's costs differ from fit --from on its file"; diff "$tmp/run-cost.txt" "$tmp/fit-cost.txt"; exit 1; }
 "$clbench" run -n 64 --runs 1 -b clbench -d 0:0 --no-peak >"$tmp/plain.txt" || { echo "FAIL: run -n"; exit 1; }
 if grep -q '^Estimates' "$tmp/plain.txt"; then echo "FAIL: estimates without --shapes"; exit 1; fi
 echo PASS

@@ -105,6 +105,45 @@ static void every_command_parses_with_defaults_alone(void **state)
     }
 }
 
+/*
+ * Every word a shell completion offers is one the option accepts: each parses
+ * alone through the option's parser (a comma list's item is a list of one).
+ * Options with words take a value and are no paths.
+ */
+static void every_completion_word_parses(void **state)
+{
+    size_t n_words = 0, n_options = 0;
+
+    (void)state;
+    for (size_t c = 0; clb_commands[c]; c++) {
+        const struct clb_command *cmd = clb_commands[c];
+        for (const struct clb_option *o = cmd->options; o->name; o++) {
+            char *words = clb_option_words(o), *save = NULL;
+            assert_non_null(words);
+            if ((o->words || o->words_hook || o->file) && !o->metavar)
+                fail_msg("%s --%s: completion words on an option that takes no value",
+                         cmd->name, o->name);
+            if ((o->words || o->words_hook) && o->file)
+                fail_msg("%s --%s: both words and a path", cmd->name, o->name);
+            n_options += words[0] != '\0';
+            for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+                char *config = calloc(1, cmd->config_size);
+                struct clb_error e = { 0 };
+                assert_non_null(config);
+                if (o->parse(w, config + o->offset, &e) != 0)
+                    fail_msg("%s --%s: completion word '%s' does not parse: %s", cmd->name,
+                             o->name, w, e.msg);
+                n_words++;
+                free(config);
+            }
+            free(words);
+        }
+    }
+    /* format and device in every command with devices, precisions, backends, presets, ... */
+    assert_true(n_options >= 30);
+    assert_true(n_words >= 150);
+}
+
 struct cfg {
     struct clb_common common;
     const char *name;
@@ -150,6 +189,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_default_parses_and_shows),
         cmocka_unit_test(every_command_parses_with_defaults_alone),
+        cmocka_unit_test(every_completion_word_parses),
         cmocka_unit_test(given_value_replaces_default),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

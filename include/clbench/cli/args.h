@@ -11,6 +11,7 @@
 #include "clbench/cli/cli.h"
 #include "clbench/fit/fit.h"
 #include "clbench/results/compare.h"
+#include "clbench/results/prices.h"
 
 /* --pair "A=B[,C=D...]" into a struct clb_pair_list. */
 int clb_opt_pairs(const char *arg, void *field, struct clb_error *e);
@@ -20,6 +21,33 @@ int clb_opt_percent(const char *arg, void *field, struct clb_error *e);
 int clb_opt_straggler(const char *arg, void *field, struct clb_error *e);
 /* --dtype, --kv-dtype into an enum clb_dtype. */
 int clb_opt_dtype(const char *arg, void *field, struct clb_error *e);
+
+/*
+ * --price "DEVICE=USD_PER_HOUR", repeatable (.repeat): appends to a struct
+ * clb_prices (clbench/results/prices.h), source "--price".
+ */
+int clb_opt_price(const char *arg, void *field, struct clb_error *e);
+
+/*
+ * The price options of fit, run, gemm, compare and report: --price into
+ * prices_field (a struct clb_prices), --prices into file_field (a path the
+ * command loads with clb_prices_load after parsing).
+ */
+#define CLB_PRICE_OPTIONS(type, prices_field, file_field)                                     \
+    { .name = "price", .metavar = "DEVICE=USD",                                               \
+      .help = "What a device costs per hour, in USD (0: owned), to show what the run, a "     \
+              "million tokens and a training run cost and figures per dollar; DEVICE is a "   \
+              "name substring or an id (P:D, host) of a device in the results, which it must " \
+              "match; repeatable. No price is built in",                                      \
+      .parse = clb_opt_price, .offset = offsetof(type, prices_field), .repeat = true },       \
+    { .name = "prices", .metavar = "FILE",                                                    \
+      .help = "A table of prices: one DEVICE=USD_PER_HOUR per line, # comments; entries "     \
+              "that match no device are fine (a catalogue)",                                  \
+      .parse = clb_opt_string, .offset = offsetof(type, file_field), .file = true }
+
+/* Completion words (clb_opt_words_hook): the dtypes; the model presets' names (--model, --shapes). */
+void clb_dtype_words(FILE *out);
+void clb_model_words(FILE *out);
 
 /* The options of a command that can run as ranks of a fleet (mpirun, srun). */
 #define CLB_FLEET_OPTIONS(type)                                                               \

@@ -28,6 +28,13 @@ typedef int (*clb_opt_parser)(const char *arg, void *field, struct clb_error *e)
 typedef void (*clb_opt_help_hook)(FILE *out);
 
 /*
+ * Writes the words an option's value may be, known only at run time (the
+ * names in a registry), each followed by one space: what the generated shell
+ * completions offer (clbench/output/completion.h).
+ */
+typedef void (*clb_opt_words_hook)(FILE *out);
+
+/*
  * One option, written with designated initializers. Its default lives here and
  * nowhere else (fio's .def):
  *
@@ -57,6 +64,21 @@ struct clb_option {
     const char *def;       /* the default, for parse; NULL: none or def_help */
     const char *def_help;  /* a default the command applies, in words, or NULL */
     clb_opt_help_hook help_hook; /* the help's run-time words, or NULL */
+    /*
+     * What a shell completes for the value (tests/unit/test_defaults.c parses
+     * every word with the option's parser): words, space-separated, or the
+     * hook's; for a comma list, one item. file: the value is a path.
+     */
+    const char *words;
+    clb_opt_words_hook words_hook;
+    bool file;
+    /*
+     * The option may be given more than once (--price A=1 --price B=2): each
+     * value goes to parse in turn, which appends it to a list field instead
+     * of replacing the field. Without it a second time is a usage error
+     * ("given more than once"). A repeatable option has no def.
+     */
+    bool repeat;
 };
 
 enum clb_format { CLB_FORMAT_TABLE, CLB_FORMAT_JSON, CLB_FORMAT_CSV };
@@ -79,13 +101,15 @@ struct clb_common {
     { .name = "device", .short_name = 'd', .metavar = "SEL",                                  \
       .help = "Devices to use: all, cpu, gpu, accelerator, P:D, or a name substring; comma "   \
               "lists allowed",                                                                \
-      .parse = clb_opt_string, .offset = offsetof(type, common.device), .def = "all" },       \
+      .parse = clb_opt_string, .offset = offsetof(type, common.device), .def = "all",         \
+      .words = "all cpu gpu accelerator" },                                                   \
     { .name = "format", .metavar = "FMT", .help = "Output format on stdout: table, json or csv", \
-      .parse = clb_opt_format, .offset = offsetof(type, common.format), .def = "table" },     \
+      .parse = clb_opt_format, .offset = offsetof(type, common.format), .def = "table",       \
+      .words = "table json csv" },                                                            \
     { .name = "icd", .metavar = "LIB[:LIB]",                                                  \
       .help = "Also load these OpenCL driver libraries, e.g. /usr/local/nvidia/lib64/"         \
               "libnvidia-opencl.so.1 when no .icd file registers them (or set CLBENCH_ICD)",  \
-      .parse = clb_opt_string, .offset = offsetof(type, common.icd) },                        \
+      .parse = clb_opt_string, .offset = offsetof(type, common.icd), .file = true },          \
     { .name = "help", .short_name = 'h', .help = "Show this help and exit",                   \
       .offset = offsetof(type, common.help) }
 
@@ -120,6 +144,19 @@ int clb_options_parse(const struct clb_command *cmd, int argc, char **argv, void
 
 /* Writes the command's --help: usage, summary, then each option with its default. */
 void clb_options_help(const struct clb_command *cmd, FILE *out);
+
+/*
+ * An option's help as --help and the manual show it: its sentence, the help
+ * hook's words, "(default: ...)". New text (free() it), or NULL when out of memory.
+ */
+char *clb_option_text(const struct clb_option *o);
+
+/*
+ * The words a shell completes for an option's value: its words, then its words
+ * hook's, each followed by one space ("" for none). New text (free() it), or
+ * NULL when out of memory.
+ */
+char *clb_option_words(const struct clb_option *o);
 
 /* Field parsers for option tables. */
 int clb_opt_string(const char *arg, void *field, struct clb_error *e);   /* const char * */

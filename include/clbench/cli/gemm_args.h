@@ -40,6 +40,13 @@ int clb_opt_precisions(const char *arg, void *field, struct clb_error *e);
  * with a tuning part: its built-in parameters.
  */
 int clb_opt_backends(const char *arg, void *field, struct clb_error *e);
+
+/*
+ * Completion words (clb_opt_words_hook): the precisions and "all"; the
+ * backends, their NAME-untuned twins and "all".
+ */
+void clb_precision_words(FILE *out);
+void clb_backend_words(FILE *out);
 /*
  * The GEMM mode (field: a struct clb_gemm_mode, clbench/core/gemm_data.h):
  * --trans "NN", "NT", "TN" or "TT" (A's then B's; either case) sets

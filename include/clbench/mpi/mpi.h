@@ -22,6 +22,12 @@ struct clb_mpi_world {
 bool clb_mpi_built(void);
 
 /*
+ * The MPI library this process runs with, as MPI_Get_library_version names it
+ * (its first line; callable before MPI starts), into buf; "" without MPI.
+ */
+void clb_mpi_library_version(char *buf, size_t len);
+
+/*
  * Whether a launcher started this process as one of several ranks: the
  * world size its environment announces (mpirun: OMPI_COMM_WORLD_SIZE;
  * PMI/PMIx launchers such as srun: PMI_SIZE, SLURM_STEP_NUM_TASKS with

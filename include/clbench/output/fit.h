@@ -10,6 +10,7 @@
 #include "clbench/cli/cli.h"
 #include "clbench/fit/fit.h"
 #include "clbench/results/estimates.h"
+#include "clbench/results/prices.h"
 
 /* `clbench fit`: one device's figures. */
 struct clb_fit_device {
@@ -37,6 +38,12 @@ struct clb_fit_report {
     double train_tokens;                 /* --train-tokens (0: none) */
     const struct clb_fit_speed *speeds;
     size_t n_speeds;
+    /*
+     * --price/--prices: speeds[i]'s costs (n_speeds entries; price NULL for
+     * a device without one), or NULL when no price was given: then nothing
+     * of costs is written.
+     */
+    const struct clb_speed_cost *costs;
 };
 
 int clb_fit_write(FILE *out, enum clb_format fmt, const struct clb_fit_report *r);
@@ -60,6 +67,25 @@ struct clb_fit_speed_cells {
     char decode[32];    /* decode tokens/s, "<= 7.41" */
 };
 void clb_fit_speed_cells(const struct clb_fit_speed *s, struct clb_fit_speed_cells *c);
+/*
+ * ... one device's costs as the costs table has them: "-" where no figure,
+ * "free" for a per-dollar figure at price 0, price "no price given" ...
+ */
+struct clb_fit_cost_cells {
+    char price[64];         /* "$2.00/h", "$0/h (owned)", "no price given" */
+    char run[32];           /* the run's timed calls on it, "1.23 s" */
+    char run_cost[32];      /* "$0.000683" */
+    char prefill[32];       /* USD per million prefill tokens, "$74.90" */
+    char decode[32];        /* USD per million decode tokens */
+    char train[32];         /* the training run, "$559,117" */
+    char gflops[32];        /* prefill GEMM GFLOP/s per USD/h, "6.36" */
+    char prefill_rate[32];  /* prefill tokens/s per USD/h */
+    char decode_rate[32];   /* decode tokens/s per USD/h */
+};
+void clb_fit_cost_cells(const struct clb_fit_speed *s, const struct clb_speed_cost *c,
+                        struct clb_fit_cost_cells *out);
+/* The lines under the costs table (prices' origin, run clock, formulas): n written, <= 4. */
+size_t clb_fit_cost_notes(const struct clb_fit_report *r, char lines[4][320]);
 /*
  * ... and the note when device i's prefill rate is of another precision than
  * the weights' (none ran in theirs): true with buf filled, else false.

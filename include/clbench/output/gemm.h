@@ -24,6 +24,8 @@ struct clb_gemm_report {
     size_t n_devices;
     const char *shapes;                /* --shapes MODEL's name, or NULL */
     uint64_t context, batch;           /* with shapes: its prefill and decode tokens */
+    /* With shapes: --price/--prices (clbench/results/prices.h), the estimates' costs; NULL: none. */
+    const struct clb_prices *prices;
 };
 
 /*

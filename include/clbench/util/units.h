@@ -14,6 +14,13 @@ void clb_format_flops(double gflops, char *buf, size_t len);
 /* A duration in seconds for people: "812 ns", "3.41 us", "12.5 ms", "2.31 s". */
 void clb_format_seconds(double seconds, char *buf, size_t len);
 
+/*
+ * An amount of USD for people: "$559,117" (whole dollars, thousands
+ * separated, from $1000), "$12.34" (cents, from $1), "$0.000667" (3
+ * significant digits below $1), "$0" for 0.
+ */
+void clb_format_usd(double usd, char *buf, size_t len);
+
 /* The unit of a result's headline metric for people: "gflops" -> "GFLOP/s". */
 const char *clb_metric_unit(const char *metric);
 /*
