@@ -114,7 +114,7 @@ for c in $commands; do
         grep -Eq -- "(^|[ ,])--$o([ ,.]|$)" "$tmp/section" ||
             fail "the page's 'clbench $c' section does not name --$o"
         grep -qx -- "--$o" "$tmp/c" || fail "bash: 'clbench $c --<Tab>' does not offer --$o"
-        grep -q -- "--$o[=[]" "$tmp/zsh" || fail "zsh: clbench $c has no spec for --$o"
+        grep -q -- "--${o}[=[]" "$tmp/zsh" || fail "zsh: clbench $c has no spec for --$o"
         grep -Eq -- "(^| )--$o( |$)" "$tmp/z" || fail "zsh: 'clbench $c -<Tab>' does not list --$o"
         n_checked=$((n_checked + 1))
     done
@@ -134,6 +134,7 @@ expect_words() { # WANT WORDS...: the completion offers exactly WANT (space-sepa
     want=$1
     shift
     got=$(complete_bash "$@" | sort | tr '\n' ' ')
+    # shellcheck disable=SC2086 # the words, one a line
     [ "$got" = "$(printf '%s\n' $want | sort | tr '\n' ' ')" ] ||
         fail "bash: '$*<Tab>' offers '$got', not '$want'"
 }

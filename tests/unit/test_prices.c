@@ -168,17 +168,22 @@ static void close_to(double got, double want, double rel)
  * The issue's figure: GPT-3's 3.14e23 training FLOPs at 312 TFLOP/s on a
  * device priced $2.00 an hour. By hand: 3.14e23 / 3.12e14 = 1.00641e9 s;
  * / 3600 = 279,558.4 hours; x $2.00 = $559,116.8, printed "$559,117".
+ * The FLOPs come as fit's estimate makes them, 6 x parameters x tokens:
+ * 174.444 B parameters (3.14e23 / 6 / 300e9) on 300 B tokens.
  */
 static void gpt3(void **state)
 {
     struct clb_price p = { .device = "H100", .usd_per_hour = 2.0 };
+    const struct clb_fit_request req = { .params = 174444444444ull, .batch = 1 };
+    const struct clb_fit_estimate memory = { 0 };
+    const struct clb_speed_inputs in = { .prefill_gflops = 312e3, .train_tokens = 300e9 };
     struct clb_fit_speed s = { .measured = { .prefill_gflops = 312e3 } };
     struct clb_speed_cost c;
     char buf[32];
     (void)state;
 
-    s.estimate.train_flops = 3.14e23;
-    s.estimate.train_s = s.estimate.train_flops / (s.measured.prefill_gflops * 1e9);
+    clb_speed_estimate(&req, &memory, &in, &s.estimate);
+    close_to(s.estimate.train_flops, 3.14e23, 1e-11);
     clb_speed_cost(&p, &s, 0, &c);
     close_to(s.estimate.train_s, 1.006e9, 5e-4);       /* 1.006e9 s */
     close_to(s.estimate.train_s / 3600, 279558, 2e-6); /* 279,558 hours */
