@@ -198,8 +198,9 @@ int clb_manual_write(FILE *out, const struct clb_command *const *commands,
     items(out, "EXAMPLES", clb_examples);
     fputs(".SH \"SEE ALSO\"\n"
           ".BR clinfo (1),\n.BR clpeak (1),\n.BR mpirun (1),\n.BR srun (1)\n"
-          ".PP\nThe README and docs/ installed with clbench (/usr/share/doc/clbench) say how each "
-          "figure is measured and what it is held against.\n",
+          ".PP\nThe README and docs installed with clbench (share/doc/clbench under its "
+          "prefix; /usr/share/doc/clbench from the Debian package) say how each figure is "
+          "measured and what it is held against.\n",
           out);
     return ferror(out) ? -1 : 0;
 }
