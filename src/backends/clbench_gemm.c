@@ -719,6 +719,11 @@ static bool own_tuned(void *state)
     return ((struct own_state *)state)->tuned;
 }
 
+static const char *own_code_path(void *state)
+{
+    return ((const struct own_state *)state)->p.variant == OWN_GPU ? "gpu" : "cpu";
+}
+
 static void own_describe(void *state, char *buf, size_t len)
 {
     const struct own_state *s = state;
@@ -759,6 +764,7 @@ const struct clb_gemm_backend clb_backend_clbench = {
     .destroy = own_destroy,
     .tuned = own_tuned,
     .describe = own_describe,
+    .code_path = own_code_path,
     .extra_device_bytes = own_extra_bytes,
     .tuning = &own_tuning,
 };

@@ -40,6 +40,19 @@ static void openblas_info(struct clb_library_info *out)
     clb_library_str(out, "core_check.note", s->note[0] ? s->note : NULL);
 }
 
+static bool openblas_handicap(char *why, size_t len, enum clb_cpu_level *level)
+{
+    const struct clb_blas_core_state *s = clb_blas_core_state();
+
+    if (!s->older || !s->core_known)
+        return false;
+    *level = s->core_level;
+    snprintf(why, len, "OpenBLAS runs core %s (%s kernels) on this %s CPU%s%s%s", s->core,
+             clb_cpu_level_name(s->core_level), clb_cpu_level_name(s->cpu_level),
+             s->best[0] ? "; core " : "", s->best, s->best[0] ? " would use all of it" : "");
+    return true;
+}
+
 static bool openblas_supports(const struct clb_device *dev, enum clb_precision p, char *why,
                               size_t why_len)
 {
@@ -146,4 +159,5 @@ const struct clb_gemm_backend clb_backend_openblas = {
     .destroy = openblas_destroy,
     .set_threads = openblas_set_threads,
     .get_threads = openblas_get_threads,
+    .handicap = openblas_handicap,
 };

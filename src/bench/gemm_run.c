@@ -348,6 +348,8 @@ static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt
     note_tuning(row, state, have_stored, &match, &e);
     if (be->describe)
         be->describe(state, row->kernel, sizeof(row->kernel));
+    if (be->code_path)
+        row->code_path = be->code_path(state);
     const double t = clb_now_s();
     if (be->run(state, &e))
         goto fault;
@@ -404,8 +406,16 @@ static void progress(const struct clb_gemm_options *opt, size_t i, size_t n,
 
 static void compute_speedups(struct clb_gemm_results *r)
 {
+    const bool handicapped = r->baseline && r->baseline->handicap &&
+                             r->baseline->handicap(r->baseline_handicap,
+                                                   sizeof(r->baseline_handicap),
+                                                   &r->handicap_level);
+
+    if (!handicapped)
+        r->baseline_handicap[0] = '\0';
     for (size_t i = 0; i < r->n_rows; i++) {
         struct clb_gemm_row *row = &r->rows[i];
+        row->baseline_handicapped = handicapped && row->backend == r->baseline;
         /* A wrong result's speed means nothing: no speedup for it. */
         if (row->status != CLB_ROW_OK || !clb_gemm_row_measured(row))
             continue;
@@ -416,6 +426,7 @@ static void compute_speedups(struct clb_gemm_results *r)
                 b->shape.n == row->shape.n && b->shape.k == row->shape.k)
                 row->speedup = row->gflops / b->gflops;
         }
+        row->baseline_handicapped |= handicapped && row->speedup > 0;
     }
 }
 

@@ -73,6 +73,19 @@ const struct clb_host_peak_variant *clb_host_peak_pick(const struct clb_cpu_isa 
     return NULL;
 }
 
+const struct clb_host_peak_variant *clb_host_peak_for_level(const struct clb_cpu_isa *isa,
+                                                            const char *precision,
+                                                            enum clb_cpu_level level)
+{
+    for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+        enum clb_cpu_level v;
+        if (!strcmp(variants[i]->precision, precision) && variants[i]->supported(isa) &&
+            clb_cpu_level_parse(variants[i]->name, &v) && v <= level)
+            return variants[i];
+    }
+    return NULL;
+}
+
 unsigned clb_host_peak_lanes(const struct clb_host_peak_variant *v)
 {
     return v->lanes_now ? v->lanes_now() : v->lanes;
@@ -549,11 +562,13 @@ int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_resu
             wanted |= !strcmp(opt->precisions[i], precisions[p]);
         if (!wanted)
             continue;
+        const struct clb_host_peak_variant *also =
+            opt->host_also ? clb_host_peak_for_level(&isa, precisions[p], *opt->host_also) : NULL;
         for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]) && !clb_interrupted(); i++) {
             const struct clb_host_peak_variant *v = variants[i];
             const bool supported = v->supported(&isa);
             if (strcmp(v->precision, precisions[p]) ||
-                (!opt->all_variants && (measured || !supported)))
+                (!opt->all_variants && (measured || !supported) && v != also))
                 continue;
             struct clb_micro_row *row = clb_micro_add(out, NULL, "peak", "gflops");
             if (!row)

@@ -30,7 +30,7 @@ void clb_micro_results_finish(struct clb_micro_results *r)
 {
     for (size_t i = 0; i < r->n_rows; i++) {
         free(r->rows[i].times_s);
-        free(r->rows[i].host_times_s);
+        free(r->rows[i].alt_times_s);
     }
     free(r->rows);
     memset(r, 0, sizeof(*r));
@@ -41,6 +41,8 @@ void clb_micro_row_summarize(struct clb_micro_row *row)
     clb_stats_compute(row->times_s, row->n_times, &row->time_s);
     if (!row->n_times)
         return;
+    if (!row->timer)
+        row->timer = "host";
     if (row->work > 0) {
         row->median = row->work / row->time_s.median * 1e-9;
         row->best = row->work / row->time_s.min * 1e-9;
@@ -50,11 +52,11 @@ void clb_micro_row_summarize(struct clb_micro_row *row)
         row->best = row->time_s.min * 1e6;
     }
     row->value = row->stat_best ? row->best : row->median;
-    row->host_value = 0;
-    if (row->n_host_times && row->work > 0) {
+    row->alt_value = 0;
+    if (row->n_alt_times && row->work > 0) {
         struct clb_stats host;
-        clb_stats_compute(row->host_times_s, row->n_host_times, &host);
-        row->host_value = row->work / (row->stat_best ? host.min : host.median) * 1e-9;
+        clb_stats_compute(row->alt_times_s, row->n_alt_times, &host);
+        row->alt_value = row->work / (row->stat_best ? host.min : host.median) * 1e-9;
     }
 }
 
@@ -87,9 +89,9 @@ int clb_micro_push(struct clb_micro_row *row, double seconds)
     return 0;
 }
 
-int clb_micro_push_host(struct clb_micro_row *row, double seconds)
+int clb_micro_push_alt(struct clb_micro_row *row, double seconds)
 {
-    return append(&row->host_times_s, &row->n_host_times, &row->host_times_cap, seconds);
+    return append(&row->alt_times_s, &row->n_alt_times, &row->alt_times_cap, seconds);
 }
 
 static const struct clb_micro_row *find(const struct clb_micro_results *r,
@@ -111,8 +113,20 @@ double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device
                       const char *precision)
 {
     /* A limit: another process can only slow a call down, so the fastest verified one counts. */
-    const struct clb_micro_row *row = find(r, dev, "peak", precision, NULL);
+    const struct clb_micro_row *row = clb_micro_peak_row(r, dev, precision, NULL);
     return row ? row->best : 0.0;
+}
+
+const struct clb_micro_row *clb_micro_peak_row(const struct clb_micro_results *r,
+                                               const struct clb_device *dev,
+                                               const char *precision, const char *isa)
+{
+    char case_[64];
+
+    if (!isa)
+        return find(r, dev, "peak", precision, NULL);
+    snprintf(case_, sizeof(case_), "%s %s", precision, isa);
+    return find(r, dev, "peak", NULL, case_);
 }
 
 /* Whether two peak rows are of one figure: the same device, backend and precision. */

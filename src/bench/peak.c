@@ -15,10 +15,9 @@
  * chains repeat every 256 rounds, so it runs a count that is no multiple of that: a kernel
  * that ran no round at all (or any multiple of 256 fewer) would otherwise match. */
 enum { ITERS = 1024, ITERS_INT8 = 1000 };
-/* Launches are whole work-groups of 256 for any runtime's choice, and index work-items in
- * 32 bits at most (the kernel's uint starts; a 32-bit device's size_t). */
-enum { GLOBAL_STEP = 256 };
-#define MAX_GLOBAL_INDEX (UINT64_C(0xffffffff) / GLOBAL_STEP * GLOBAL_STEP)
+/* Launches index work-items in 32 bits at most (the kernel's uint starts; a 32-bit device's
+ * size_t). */
+#define MAX_GLOBAL_INDEX UINT64_C(0xffffffff)
 /* Outputs read back and checked this many at a time: host memory stays bounded however
  * large the launch. */
 enum { VERIFY_CHUNK = 1 << 20 };
@@ -190,28 +189,58 @@ bool clb_peak_verify(const struct clb_peak_expect *x, uint64_t first, const void
     return true;
 }
 
-uint64_t clb_peak_next_global(double seconds, uint64_t global, double target_s,
-                              uint64_t max_global)
+uint64_t clb_peak_local_size(uint64_t preferred_multiple, uint64_t kernel_max,
+                             uint64_t device_max)
 {
-    const uint64_t top = max_global / GLOBAL_STEP * GLOBAL_STEP;
+    uint64_t most = CLB_PEAK_LOCAL_MAX;
 
-    if (seconds >= target_s || global >= top)
+    if (kernel_max && kernel_max < most)
+        most = kernel_max;
+    if (device_max && device_max < most)
+        most = device_max;
+    /* A multiple the bounds leave no room for (a kernel of 32 where warps are 64) gives way:
+     * the groups must run at all. */
+    return preferred_multiple && preferred_multiple <= most
+               ? most / preferred_multiple * preferred_multiple
+               : most;
+}
+
+uint64_t clb_peak_first_global(uint64_t compute_units, uint64_t local, uint64_t max_global)
+{
+    const uint64_t global = (compute_units ? compute_units : 1) * CLB_PEAK_GROUPS_PER_CU * local;
+    return global < max_global ? global : max_global;
+}
+
+bool clb_peak_fills_device(uint64_t global, uint64_t local, uint64_t compute_units)
+{
+    return compute_units && local && global / local >= compute_units * CLB_PEAK_GROUPS_PER_CU;
+}
+
+uint64_t clb_peak_next_global(const double seconds[2], uint64_t global, uint64_t local,
+                              double target_s, uint64_t max_global)
+{
+    const uint64_t step = local ? local : 1, top = max_global / step * step;
+    /* The faster call: another process only ever slows one. */
+    const double s = seconds[0] < seconds[1] ? seconds[0] : seconds[1];
+
+    if (s >= target_s || global >= top)
         return global < top || !top ? global : top;
     /* A launch's time is its fixed cost plus its work: scaling the whole time undershoots,
      * never overshoots, so the margin makes one step reach the target where the work
      * dominates; the cap keeps a first call lost in timer noise from asking for the
      * whole device. */
-    double grow = target_s / (seconds > 1e-9 ? seconds : 1e-9) * GROW_MARGIN;
+    double grow = target_s / (s > 1e-9 ? s : 1e-9) * GROW_MARGIN;
     if (grow > GROW_MAX)
         grow = GROW_MAX;
-    const double want = ceil((double)global * grow / GLOBAL_STEP) * GLOBAL_STEP;
+    const double want = ceil((double)global * grow / (double)step) * (double)step;
     return want >= (double)top ? top : (uint64_t)want;
 }
 
-uint64_t clb_peak_max_global(uint64_t max_alloc_bytes, size_t out_size)
+uint64_t clb_peak_max_global(uint64_t max_alloc_bytes, size_t out_size, uint64_t local)
 {
-    const uint64_t by_alloc = out_size ? max_alloc_bytes / out_size : 0;
-    return (by_alloc < MAX_GLOBAL_INDEX ? by_alloc : MAX_GLOBAL_INDEX) / GLOBAL_STEP * GLOBAL_STEP;
+    const uint64_t by_alloc = out_size ? max_alloc_bytes / out_size : 0,
+                   step = local ? local : 1;
+    return (by_alloc < MAX_GLOBAL_INDEX ? by_alloc : MAX_GLOBAL_INDEX) / step * step;
 }
 
 static int set_coefficients(cl_kernel k, const struct ptype *t, struct clb_error *e)
@@ -251,11 +280,13 @@ static int set_coefficients(cl_kernel k, const struct ptype *t, struct clb_error
            CLB_CL(e, clSetKernelArg, k, 2, t->size, &b);
 }
 
-static int launch(const struct clb_cl_env *env, cl_kernel k, size_t global, double *seconds,
-                  struct clb_error *e)
+/* One launch of global work-items in groups of local, finished: *seconds on the host clock. */
+static int launch(const struct clb_cl_env *env, cl_kernel k, size_t global, size_t local,
+                  double *seconds, struct clb_error *e)
 {
     double t0 = clb_now_s();
-    if (CLB_CL(e, clEnqueueNDRangeKernel, env->queue, k, 1, NULL, &global, NULL, 0, NULL, NULL) ||
+    if (CLB_CL(e, clEnqueueNDRangeKernel, env->queue, k, 1, NULL, &global, &local, 0, NULL,
+               NULL) ||
         clb_cl_check(e, "clFinish", clb_cl_finish(env->queue)))
         return -1;
     *seconds = clb_now_s() - t0;
@@ -295,9 +326,9 @@ static void check_outputs(const struct clb_cl_env *env, cl_mem out, const struct
     free(host);
 }
 
-/* Sizes out for global work-items and launches once; -1 with e set. */
-static int sized_launch(const struct clb_cl_env *env, cl_kernel k, const struct ptype *t,
-                        size_t global, cl_mem *out, double *seconds, struct clb_error *e)
+/* Sizes out for `global` outputs (released first where it exists); -1 with e set. */
+static int size_output(const struct clb_cl_env *env, cl_kernel k, const struct ptype *t,
+                       uint64_t global, cl_mem *out, struct clb_error *e)
 {
     cl_int err;
 
@@ -308,50 +339,78 @@ static int sized_launch(const struct clb_cl_env *env, cl_kernel k, const struct 
         *out = NULL;
         return -1;
     }
-    return CLB_CL(e, clSetKernelArg, k, 0, sizeof(cl_mem), out) ||
-                   launch(env, k, global, seconds, e)
-               ? -1
-               : 0;
+    return CLB_CL(e, clSetKernelArg, k, 0, sizeof(cl_mem), out) ? -1 : 0;
+}
+
+/* The work-group size of k's launches on dev (clb_peak_local_size); 0 with e set. */
+static uint64_t local_size(const struct clb_device *dev, cl_kernel k, struct clb_error *e)
+{
+    size_t multiple = 0, kernel_max = 0;
+
+    if (CLB_CL(e, clGetKernelWorkGroupInfo, k, dev->id,
+               CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof(multiple), &multiple, NULL) ||
+        CLB_CL(e, clGetKernelWorkGroupInfo, k, dev->id, CL_KERNEL_WORK_GROUP_SIZE,
+               sizeof(kernel_max), &kernel_max, NULL))
+        return 0;
+    return clb_peak_local_size(multiple, kernel_max,
+                               clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE));
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        const uint64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
 }
 
 /*
- * Sizes the launch from the device's compute units, grown from the call just timed until
- * one takes the target time (launch overhead and the tail of the last wave then vanish);
- * *out: the output buffer of the final size, the caller's to release.
+ * Sizes the launch: explicit work-groups (local_size), first CLB_PEAK_GROUPS_PER_CU of them
+ * per compute unit, grown by clb_peak_next_global from the faster of two calls at each size
+ * until it takes the target time (launch overhead and the tail of the last wave then
+ * vanish). *out: the output buffer of the final size, the caller's to release.
  */
 static int size_launch(const struct clb_device *dev, const struct clb_cl_env *env, cl_kernel k,
                        const struct ptype *t, const struct clb_micro_options *opt,
-                       uint64_t *global, cl_mem *out, struct clb_error *e)
+                       uint64_t *global, uint64_t *local, cl_mem *out, struct clb_error *e)
 {
-    const uint64_t max_global =
-        clb_peak_max_global(clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES), t->out_size);
     const double target = opt->target_s > 0 ? opt->target_s : 0.02;
-    double seconds;
+    double seconds[2];
 
+    if (!(*local = local_size(dev, k, e)))
+        return -1;
+    const uint64_t max_global =
+        clb_peak_max_global(clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES), t->out_size, *local);
     if (max_global == 0) {
         clb_error_set(e, "device reports no room for one work-group's output");
         return -1;
     }
-    *global = clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS) * GLOBAL_STEP;
-    if (*global == 0)
-        *global = GLOBAL_STEP;
-    if (*global > max_global)
-        *global = max_global;
-    /* Test hook (CLBENCH_TEST_PEAK_ITEMS=N, tests/oclgrind): N work-items per launch, never
-     * grown, so that a device that interprets kernels (Oclgrind) runs every row in a second. */
+    *global = clb_peak_first_global(clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS), *local,
+                                    max_global);
+    /* Test hook (CLBENCH_TEST_PEAK_ITEMS=N, tests/oclgrind): N work-items per launch, in
+     * groups that divide N, never grown, so that a device that interprets kernels (Oclgrind)
+     * runs every row in a second. */
     const char *items = getenv("CLBENCH_TEST_PEAK_ITEMS");
     const bool fixed = items && atoi(items) > 0;
-    if (fixed)
-        *global = (size_t)atoi(items);
+    if (fixed) {
+        *global = (uint64_t)atoi(items);
+        *local = gcd(*global, *local);
+    }
     /* The first launch may include lazy compilation (pocl builds the work-group function
-     * then): keep it out of the sizing. */
-    if (sized_launch(env, k, t, *global, out, &seconds, e) ||
-        launch(env, k, *global, &seconds, e))
+     * then): it is kept out of the sizing. */
+    if (size_output(env, k, t, *global, out, e) ||
+        launch(env, k, *global, *local, &seconds[0], e))
         return -1;
-    for (uint64_t next; !fixed && (next = clb_peak_next_global(seconds, *global, target,
-                                                               max_global)) != *global;) {
-        *global = next;
-        if (sized_launch(env, k, t, *global, out, &seconds, e))
+    for (uint64_t next = *global; !fixed; *global = next) {
+        if (launch(env, k, *global, *local, &seconds[0], e) ||
+            launch(env, k, *global, *local, &seconds[1], e))
+            return -1;
+        if ((next = clb_peak_next_global(seconds, *global, *local, target, max_global)) ==
+            *global)
+            break;
+        if (size_output(env, k, t, next, out, e))
             return -1;
     }
     return 0;
@@ -359,13 +418,13 @@ static int size_launch(const struct clb_device *dev, const struct clb_cl_env *en
 
 /* The timed launches until the row has its calls. */
 static int timed_launches(const struct clb_cl_env *env, cl_kernel k, uint64_t global,
-                          const struct clb_micro_options *opt, struct clb_micro_row *row,
-                          struct clb_error *e)
+                          uint64_t local, const struct clb_micro_options *opt,
+                          struct clb_micro_row *row, struct clb_error *e)
 {
     double seconds;
 
     while (clb_micro_want(row, opt->runs, opt->min_time_s)) {
-        if (launch(env, k, global, &seconds, e))
+        if (launch(env, k, global, local, &seconds, e))
             return -1;
         if (clb_micro_push(row, seconds)) {
             clb_error_set(e, "out of host memory");
@@ -376,9 +435,9 @@ static int timed_launches(const struct clb_cl_env *env, cl_kernel k, uint64_t gl
 }
 
 /* The row's check, work and launch once every output was checked. */
-static void describe_row(const struct ptype *t, unsigned width, unsigned chains, bool dot,
-                         uint64_t global, const char *variant, const char *options,
-                         struct clb_micro_row *row)
+static void describe_row(const struct clb_device *dev, const struct ptype *t, unsigned width,
+                         unsigned chains, bool dot, uint64_t global, uint64_t local,
+                         const char *variant, const char *options, struct clb_micro_row *row)
 {
     if (dot)
         snprintf(row->check, sizeof(row->check),
@@ -394,8 +453,12 @@ static void describe_row(const struct ptype *t, unsigned width, unsigned chains,
     /* Per round `chains` steps: each a multiply-add per lane (2 operations), or one
      * dot_acc_sat. */
     row->work = (double)global * t->iters * chains * (dot ? DOT_OPS : width * 2.0);
-    row->launch = (struct clb_micro_launch){ .global_size = global, .rounds = t->iters,
-                                            .width = dot ? 1 : width, .chains = chains };
+    row->launch = (struct clb_micro_launch){
+        .global_size = global, .local_size = local, .rounds = t->iters,
+        .width = dot ? 1 : width, .chains = chains,
+        .fills_device =
+            clb_peak_fills_device(global, local, clb_device_u64(dev, CLB_PROP_COMPUTE_UNITS)),
+    };
     snprintf(row->launch.options, sizeof(row->launch.options), "%s", options);
 }
 
@@ -412,7 +475,7 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
     cl_mem out = NULL;
     cl_int err;
     int fault;
-    uint64_t global = 0;
+    uint64_t global = 0, local = 0;
     const bool gpu = clb_code_path_gpu(opt->code_path, clb_device_is_cpu(dev));
     const unsigned chains = clb_peak_chains(gpu, dot ? 1 : width, t->size);
 
@@ -436,13 +499,13 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
     }
     k = clCreateKernel(prog, "clb_peak", &err);
     if (clb_cl_check(&e, "clCreateKernel", err) || set_coefficients(k, t, &e) ||
-        size_launch(dev, env, k, t, opt, &global, &out, &e) ||
-        timed_launches(env, k, global, opt, row, &e))
+        size_launch(dev, env, k, t, opt, &global, &local, &out, &e) ||
+        timed_launches(env, k, global, local, opt, row, &e))
         goto fault;
     check_outputs(env, out, t, width, chains, global, row, &e, &fault);
     if (fault)
         goto fault;
-    describe_row(t, width, chains, dot, global, variant, options, row);
+    describe_row(dev, t, width, chains, dot, global, local, variant, options, row);
     goto done;
 
 fault:

@@ -21,7 +21,8 @@ static const struct clb_option compare_options[] = {
               "contains A with one of the others whose name contains B",
       .parse = clb_opt_pairs, .offset = offsetof(struct compare_config, pairs) },
     { .name = "threshold", .metavar = "PERCENT",
-      .help = "Exit 1 when any figure is this much worse than the first file's (e.g. 5%)",
+      .help = "Exit 1 when any figure is this much worse than the first file's (e.g. 5%) and "
+              "beyond its calls' noise",
       .parse = clb_opt_percent, .offset = offsetof(struct compare_config, threshold) },
     CLB_PRICE_OPTIONS(struct compare_config, prices, prices_file),
     { .name = "format", .metavar = "FMT", .help = "Output format on stdout: table, json or csv",

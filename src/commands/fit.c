@@ -1,3 +1,4 @@
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@ struct fit_config {
     enum clb_fit_mode mode;
     bool list_models;
     const char *from;       /* --from: a result file whose figures the estimates use */
+    uint64_t file_context, file_batch; /* its options.context, .batch (0: absent) */
     uint64_t train_tokens;  /* --train-tokens */
     struct clb_prices prices; /* --price, then --prices FILE's (load_speeds) */
     const char *prices_file;
@@ -63,13 +65,42 @@ static int opt_tokens(const char *arg, void *field, struct clb_error *e)
     return clb_parse_params(arg, field, e);
 }
 
-/* --from: each device's measured figures in the file and the speeds they give; their costs. */
-static int load_speeds(struct fit_config *cfg, struct clb_fit_report *rep,
-                       struct clb_result_file **file, struct clb_fit_speed **speeds,
-                       struct clb_speed_cost **costs)
+/*
+ * --from: loads the file and takes the context and batch its --shapes rows
+ * ran at, so that the estimates are the ones `run --shapes` and the report
+ * give for it (--context, --batch override them, with a note).
+ */
+static int open_from(struct fit_config *cfg, struct clb_result_file **file)
 {
     struct clb_error e;
 
+    if (!(*file = clb_result_file_load(cfg->from, &e))) {
+        fprintf(stderr, "clbench fit: option --from: %s\n", e.msg);
+        return CLB_EXIT_USAGE;
+    }
+    json_t *opt = json_object_get((*file)->root, "options");
+    const char *const key[2] = { "context", "batch" };
+    uint64_t *const given[2] = { &cfg->context, &cfg->batch };
+    uint64_t *const from[2] = { &cfg->file_context, &cfg->file_batch };
+    for (int i = 0; i < 2; i++) {
+        json_t *v = json_object_get(opt, key[i]);
+        if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+            json_integer_value(v) > UINT32_MAX)
+            continue;
+        *from[i] = (uint64_t)json_integer_value(v);
+        if (*given[i] && *given[i] != *from[i])
+            fprintf(stderr, "clbench: note: %s measured at %s %" PRIu64 "; the estimates are "
+                            "at --%s %" PRIu64 "\n", cfg->from, key[i], *from[i], key[i],
+                    *given[i]);
+    }
+    return CLB_EXIT_OK;
+}
+
+/* --from: each device's measured figures in the file and the speeds they give; their costs. */
+static int load_speeds(struct fit_config *cfg, struct clb_fit_report *rep,
+                       struct clb_result_file *file, struct clb_fit_speed **speeds,
+                       struct clb_speed_cost **costs)
+{
     if (rep->preset && rep->preset->experts > 1) {
         fprintf(stderr, "clbench fit: option --from: %s is a mixture of experts: the FLOPs and "
                         "bytes of a token depend on the experts it takes, which is not modelled\n",
@@ -84,16 +115,12 @@ static int load_speeds(struct fit_config *cfg, struct clb_fit_report *rep,
     int rc = clb_cmd_prices_load("fit", &cfg->prices, cfg->prices_file);
     if (rc != CLB_EXIT_OK)
         return rc;
-    if (!(*file = clb_result_file_load(cfg->from, &e))) {
-        fprintf(stderr, "clbench fit: option --from: %s\n", e.msg);
-        return CLB_EXIT_USAGE;
-    }
     if (clb_cmd_prices_given(&cfg->prices, cfg->prices_file) &&
-        (rc = clb_cmd_prices_hold_files("fit", &cfg->prices, file, 1)) != CLB_EXIT_OK)
+        (rc = clb_cmd_prices_hold_files("fit", &cfg->prices, &file, 1)) != CLB_EXIT_OK)
         return rc;
-    json_t *shapes = json_object_get(json_object_get((*file)->root, "options"), "shapes");
+    json_t *shapes = json_object_get(json_object_get(file->root, "options"), "shapes");
     rep->measured_shapes = json_is_string(shapes) ? json_string_value(shapes) : NULL;
-    const long n = clb_file_speed_estimates(*file, rep->request, &rep->estimate,
+    const long n = clb_file_speed_estimates(file, rep->request, &rep->estimate,
                                             (double)cfg->train_tokens, speeds);
     if (n < 0) {
         fprintf(stderr, "clbench: out of host memory\n");
@@ -113,7 +140,7 @@ static int load_speeds(struct fit_config *cfg, struct clb_fit_report *rep,
     rep->speeds = *speeds;
     rep->n_speeds = (size_t)n;
     if (clb_cmd_prices_given(&cfg->prices, cfg->prices_file)) {
-        double *run_s = clb_cmd_file_run_s(*file, *speeds, (size_t)n);
+        double *run_s = clb_cmd_file_run_s(file, *speeds, (size_t)n);
         if (!run_s) {
             fprintf(stderr, "clbench: out of host memory\n");
             return CLB_EXIT_FAILURE;
@@ -141,9 +168,11 @@ static const struct clb_option fit_options[] = {
       .words_hook = clb_dtype_words },
     /* --context, --kv-heads and --head-dim stay 0 ("not given"): build_request() fills them. */
     { .name = "context", .metavar = "TOKENS", .help = "Context length", .parse = opt_dim,
-      .offset = offsetof(struct fit_config, context), .def_help = "the preset's, else 4096" },
+      .offset = offsetof(struct fit_config, context),
+      .def_help = "with --from, the file's; else the preset's, else 4096" },
+    /* --batch stays 0 ("not given") too. */
     { .name = "batch", .metavar = "N", .help = "Sequences held at once", .parse = opt_dim,
-      .offset = offsetof(struct fit_config, batch), .def = "1" },
+      .offset = offsetof(struct fit_config, batch), .def_help = "with --from, the file's; else 1" },
     { .name = "layers", .metavar = "N",
       .help = "Transformer layers (with --hidden and --heads: counts the KV cache)",
       .parse = opt_dim, .offset = offsetof(struct fit_config, layers) },
@@ -193,7 +222,7 @@ static int build_request(const struct fit_config *c, struct clb_fit_request *req
     req->kv_dtype = c->kv_dtype;
     req->overhead = c->overhead;
     req->mode = c->mode;
-    req->batch = c->batch;
+    req->batch = c->batch ? c->batch : c->file_batch ? c->file_batch : 1;
     *preset = NULL;
     if (!c->model) {
         if (shape_given || c->context) {
@@ -243,8 +272,8 @@ static int build_request(const struct fit_config *c, struct clb_fit_request *req
         if (!req->context)
             req->context = 4096;
     }
-    if (c->context)
-        req->context = c->context;
+    if (c->context || c->file_context)
+        req->context = c->context ? c->context : c->file_context;
     return CLB_EXIT_OK;
 }
 
@@ -263,21 +292,26 @@ static int fit_run(void *config, int n_operands, char **operands)
         rc = clb_fit_write_models(stdout, cfg->common.format) ? CLB_EXIT_FAILURE : CLB_EXIT_OK;
         return rc ? rc : clb_finish_stdout();
     }
-    if ((rc = build_request(cfg, &req, &rep.preset)) != CLB_EXIT_OK)
-        return rc;
-    rep.has_model = cfg->model != NULL;
-    if (rep.has_model && clb_fit_estimate(&req, &rep.estimate, &e) != 0) {
-        fprintf(stderr, "clbench fit: %s\n", e.msg);
-        return CLB_EXIT_USAGE;
-    }
     if (clb_cmd_prices_given(&cfg->prices, cfg->prices_file) && !cfg->from) {
         fprintf(stderr, "clbench fit: --price and --prices cost a measured run: give --model "
                         "and --from\n");
         return CLB_EXIT_USAGE;
     }
-    if ((cfg->from || cfg->train_tokens) && !(cfg->from && rep.has_model)) {
+    if ((cfg->from || cfg->train_tokens) && !(cfg->from && cfg->model)) {
         fprintf(stderr, "clbench fit: --from (and --train-tokens) estimate a model's speed: "
                         "give --model and --from\n");
+        return CLB_EXIT_USAGE;
+    }
+    struct clb_result_file *from = NULL;
+    if ((cfg->from && (rc = open_from(cfg, &from)) != CLB_EXIT_OK) ||
+        (rc = build_request(cfg, &req, &rep.preset)) != CLB_EXIT_OK) {
+        clb_result_file_destroy(from);
+        return rc;
+    }
+    rep.has_model = cfg->model != NULL;
+    if (rep.has_model && clb_fit_estimate(&req, &rep.estimate, &e) != 0) {
+        fprintf(stderr, "clbench fit: %s\n", e.msg);
+        clb_result_file_destroy(from);
         return CLB_EXIT_USAGE;
     }
     if (rep.preset) {
@@ -286,10 +320,9 @@ static int fit_run(void *config, int n_operands, char **operands)
         rep.largest_tensor_bytes = rep.preset->vocab * req.shape.hidden * bits / 8;
         rep.largest_tensor = "token embedding (vocab x hidden)";
     }
-    struct clb_result_file *from = NULL;
     struct clb_fit_speed *speeds = NULL;
     struct clb_speed_cost *costs = NULL;
-    if (cfg->from && (rc = load_speeds(cfg, &rep, &from, &speeds, &costs)) != CLB_EXIT_OK) {
+    if (cfg->from && (rc = load_speeds(cfg, &rep, from, &speeds, &costs)) != CLB_EXIT_OK) {
         clb_result_file_destroy(from);
         free(speeds);
         free(costs);

@@ -19,6 +19,7 @@
 #include "clbench/results/resultfile.h"
 #include "clbench/tune/cache.h"
 #include "clbench/util/cpu.h"
+#include "clbench/util/host.h"
 #include "clbench/util/interrupt.h"
 #include "common.h"
 #include "config.h"
@@ -468,30 +469,30 @@ static int gemm_begin(struct clb_run *run)
 
     if (clb_cmd_prices_given(&g->cfg->prices, g->cfg->prices_file)) {
         /* The devices the rows will name: the selected ones, and the host for OpenBLAS. */
-        const char **names = calloc(sel->n_devices + 1, sizeof(*names));
-        const char **ids = calloc(sel->n_devices + 1, sizeof(*ids));
-        char (*id_buf)[32] = calloc(sel->n_devices + 1, sizeof(*id_buf));
+        struct clb_priced_device *d = calloc(sel->n_devices + 1, sizeof(*d));
+        char (*id_buf)[32] = calloc(sel->n_devices + 1, sizeof(*id_buf)), cpu[256];
         size_t n = 0;
         int rc = CLB_EXIT_FAILURE;
-        if (names && ids && id_buf) {
+        clb_host_cpu_name(cpu, sizeof(cpu));
+        if (d && id_buf) {
             for (; n < sel->n_devices; n++) {
                 clb_device_id(sel->devices[n], id_buf[n], sizeof(id_buf[n]));
-                names[n] = clb_device_str(sel->devices[n], CLB_PROP_NAME);
-                ids[n] = id_buf[n];
+                d[n].name = clb_device_str(sel->devices[n], CLB_PROP_NAME);
+                d[n].id = id_buf[n];
+                d[n].cpu = clb_price_device_cpu(d[n].id, d[n].name,
+                                                clb_device_is_cpu(sel->devices[n]), cpu);
             }
             for (size_t b = 0; b < g->cfg->backends.n; b++)
                 if (!g->cfg->backends.v[b]->on_device) {
-                    names[n] = "host CPU";
-                    ids[n++] = "host";
+                    d[n++] = (struct clb_priced_device){ "host CPU", "host", cpu };
                     break;
                 }
-            rc = clb_cmd_prices_hold(g->show_devices ? "run" : "gemm", &g->cfg->prices, names,
-                                     ids, n, "this run");
+            rc = clb_cmd_prices_hold(g->show_devices ? "run" : "gemm", &g->cfg->prices, d, n,
+                                     "this run");
         } else {
             fprintf(stderr, "clbench: out of host memory\n");
         }
-        free(names);
-        free(ids);
+        free(d);
         free(id_buf);
         if (rc != CLB_EXIT_OK)
             return rc;
@@ -524,14 +525,30 @@ static struct clb_micro_options limit_options(const struct gemm_config *cfg, con
                                        .n_precisions = cfg->precisions.n };
 }
 
+/* The host backend speedups are against (clb_gemm_results.baseline): the first listed. */
+static const struct clb_gemm_backend *gemm_baseline(const struct clb_gemm_options *opt)
+{
+    for (size_t b = 0; b < opt->n_backends; b++)
+        if (!opt->backends[b]->on_device)
+            return opt->backends[b];
+    return NULL;
+}
+
 static void limits_host_step(struct clb_run *run)
 {
     struct gemm_state *g = run->cmd;
     const char *precs[CLB_PRECISION_COUNT];
-    const struct clb_micro_options mopt = limit_options(g->cfg, precs);
+
+    struct clb_micro_options mopt = limit_options(g->cfg, precs);
+    const struct clb_gemm_backend *base = gemm_baseline(&g->opt);
+    enum clb_cpu_level level;
+    char why[256];
 
     if (!g->limits)
         return;
+    /* A handicapped baseline is held against the peak of the instruction set it runs. */
+    if (base && base->handicap && base->handicap(why, sizeof(why), &level))
+        mopt.host_also = &level;
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "[limits] peak of the host CPU ...\n");
     clb_host_peak_run(&mopt, &g->micro);
@@ -585,7 +602,9 @@ static size_t gemm_backends(const struct clb_run *run, const struct clb_gemm_bac
 static void hold_against_limits(struct gemm_state *g)
 {
     struct clb_gemm_results *res = &g->res;
+    struct clb_cpu_isa isa;
 
+    clb_cpu_isa_detect(&isa);
     if (res->baseline && !g->opt.threads && res->host_threads &&
         res->host_threads < clb_cpu_count_available())
         fprintf(stderr, "clbench: warning: %s ran %u thread%s on %u available CPUs (it may "
@@ -606,11 +625,28 @@ static void hold_against_limits(struct gemm_state *g)
         const char *prec = clb_precision_name(row->precision);
         /* An OpenCL CPU device runs on the host's silicon: both peaks apply. */
         const bool on_host = !row->device || clb_device_is_cpu(row->device);
-        if (row->device)
-            row->device_peak_gflops = clb_micro_peak(&g->micro, row->device, prec);
-        if (on_host)
-            row->host_peak_gflops = clb_micro_peak(&g->micro, NULL, prec) *
-                                    (row->device ? 1.0 : host_share);
+        const struct clb_micro_row *dev_peak =
+            row->device ? clb_micro_peak_row(&g->micro, row->device, prec, NULL) : NULL;
+        if (dev_peak) {
+            row->device_peak_gflops = dev_peak->best;
+            row->device_peak_partial = !dev_peak->launch.fills_device;
+        }
+        if (!on_host)
+            continue;
+        /* A host backend's kernels use one instruction set: a handicapped one's peak is
+         * that set's, not the CPU's best. */
+        const struct clb_host_peak_variant *v =
+            !row->device && res->baseline_handicap[0]
+                ? clb_host_peak_for_level(&isa, prec, res->handicap_level)
+                : NULL;
+        const struct clb_micro_row *peak = clb_micro_peak_row(&g->micro, NULL, prec,
+                                                              v ? v->name : NULL);
+        if (!peak)
+            continue;
+        row->host_peak_gflops = peak->best * (row->device ? 1.0 : host_share);
+        const char *isa_name = strchr(peak->case_, ' '); /* "fp32 avx2+fma" */
+        snprintf(row->host_peak_isa, sizeof(row->host_peak_isa), "%s",
+                 isa_name ? isa_name + 1 : "");
     }
     clb_datasheet_attach_gemm(res, &g->micro, host_share);
 }

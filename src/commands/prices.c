@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clbench/util/parse.h"
 #include "emit.h"
 
 bool clb_cmd_prices_given(const struct clb_prices *l, const char *file)
@@ -22,16 +23,29 @@ int clb_cmd_prices_load(const char *cmd, struct clb_prices *l, const char *file)
     return CLB_EXIT_OK;
 }
 
-int clb_cmd_prices_hold(const char *cmd, const struct clb_prices *l, const char *const *names,
-                        const char *const *ids, size_t n, const char *where)
+int clb_cmd_prices_hold(const char *cmd, const struct clb_prices *l,
+                        const struct clb_priced_device *d, size_t n, const char *where)
 {
+    char lines[16][CLB_PRICES_LINE];
     struct clb_error e;
 
-    if (clb_prices_check(l, names, ids, n, where, &e)) {
+    if (clb_prices_check(l, d, n, where, &e)) {
         fprintf(stderr, "clbench %s: %s\n", cmd, e.msg);
         return CLB_EXIT_USAGE;
     }
+    const size_t n_lines = clb_prices_matched(l, d, n, lines, 16);
+    for (size_t i = 0; i < n_lines; i++)
+        fprintf(stderr, "clbench %s: %s\n", cmd, lines[i]);
     return CLB_EXIT_OK;
+}
+
+/* Whether the device of id in f's "devices" is an OpenCL CPU device. */
+static bool file_device_is_cpu(const struct clb_result_file *f, const char *id)
+{
+    for (size_t i = 0; i < f->n_devices; i++)
+        if (!strcmp(f->device_list[i].id, id))
+            return clb_contains_nocase(f->device_list[i].type, "CPU");
+    return false;
 }
 
 int clb_cmd_prices_hold_files(const char *cmd, const struct clb_prices *l,
@@ -42,10 +56,8 @@ int clb_cmd_prices_hold_files(const char *cmd, const struct clb_prices *l,
 
     for (size_t f = 0; f < n_files; f++)
         cap += files[f]->n_rows;
-    const char **names = calloc(cap, sizeof(*names)), **ids = calloc(cap, sizeof(*ids));
-    if (!names || !ids) {
-        free(names);
-        free(ids);
+    struct clb_priced_device *d = calloc(cap, sizeof(*d));
+    if (!d) {
         fprintf(stderr, "clbench: out of host memory\n");
         return CLB_EXIT_FAILURE;
     }
@@ -56,17 +68,19 @@ int clb_cmd_prices_hold_files(const char *cmd, const struct clb_prices *l,
         for (size_t i = 0; i < files[f]->n_rows; i++) {
             const struct clb_result_row *r = &files[f]->rows[i];
             size_t k = 0;
-            while (k < n && (strcmp(names[k], r->device) || strcmp(ids[k], r->device_id)))
+            while (k < n && (strcmp(d[k].name, r->device) || strcmp(d[k].id, r->device_id)))
                 k++;
-            if (k == n) {
-                names[n] = r->device;
-                ids[n++] = r->device_id;
-            }
+            if (k == n)
+                d[n++] = (struct clb_priced_device){
+                    r->device, r->device_id,
+                    clb_price_device_cpu(r->device_id, r->device,
+                                         file_device_is_cpu(files[f], r->device_id),
+                                         r->host_cpu ? r->host_cpu : files[f]->host_info.cpu)
+                };
         }
     }
-    const int rc = clb_cmd_prices_hold(cmd, l, names, ids, n, where);
-    free(names);
-    free(ids);
+    const int rc = clb_cmd_prices_hold(cmd, l, d, n, where);
+    free(d);
     return rc;
 }
 

@@ -19,11 +19,18 @@ bool clb_cmd_prices_given(const struct clb_prices *l, const char *file);
 /* Appends --prices FILE's entries (file NULL: none) to l; 0, or 2 with the error printed. */
 int clb_cmd_prices_load(const char *cmd, struct clb_prices *l, const char *file);
 
-/* Holds l to the n devices (names, ids) of `where` (clb_prices_check); 0, or 2. */
-int clb_cmd_prices_hold(const char *cmd, const struct clb_prices *l, const char *const *names,
-                        const char *const *ids, size_t n, const char *where);
+/*
+ * Holds l to the n devices d of `where` (clb_prices_check); 0, or 2. Held,
+ * says on stderr which devices each entry prices and warns of a CPU priced
+ * under one of its two names (clb_prices_matched).
+ */
+int clb_cmd_prices_hold(const char *cmd, const struct clb_prices *l,
+                        const struct clb_priced_device *d, size_t n, const char *where);
 
-/* The same for the devices the rows of files name, where being their paths; 0, 2, or 1. */
+/*
+ * The same for the devices the rows of files name, where being their paths,
+ * each with the CPU it runs on from its file's "host" and "devices"; 0, 2, or 1.
+ */
 int clb_cmd_prices_hold_files(const char *cmd, const struct clb_prices *l,
                               struct clb_result_file *const *files, size_t n_files);
 

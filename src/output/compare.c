@@ -17,7 +17,7 @@ static const char *base(const char *path)
 static void value_str(json_t *v, char *buf, size_t len)
 {
     if (v)
-        clb_config_value_str(v, buf, len);
+        clb_config_value_str(NULL, v, buf, len);
     else
         snprintf(buf, len, "-");
 }
@@ -65,8 +65,8 @@ static void write_unpaired(FILE *out, const struct clb_comparison *c, const char
             fprintf(out, " / %s", u->other->device);
         write_place(out, unpaired_place(u));
         for (size_t d = 0; d < u->n_diffs; d++) {
-            clb_config_value_str(u->diff[d].first, a, sizeof(a));
-            clb_config_value_str(u->diff[d].other, b, sizeof(b));
+            clb_config_value_str(u->diff[d].key, u->diff[d].first, a, sizeof(a));
+            clb_config_value_str(u->diff[d].key, u->diff[d].other, b, sizeof(b));
             fprintf(out, "%s%s %s vs %s", d ? ", " : ": ", u->diff[d].key, a, b);
         }
         fprintf(out, " (%s vs %s)\n", base(c->files[0]->path), base(c->files[u->file]->path));
@@ -114,6 +114,14 @@ static double per_usd_hour(const struct clb_prices *prices, const struct clb_res
     return clb_per_usd_hour(r->value, p->usd_per_hour);
 }
 
+/* " (0.80x)" beyond noise, " (≈0.80x)" within, " (0.80x ?)" not judged: file i's ratio. */
+static void ratio_str(const struct clb_compare_row *row, size_t i, double ratio, char *buf,
+                      size_t len)
+{
+    snprintf(buf, len, " (%s%.2fx%s)", row->noise[i] == CLB_NOISE_WITHIN ? "≈" : "", ratio,
+             row->noise[i] == CLB_NOISE_UNKNOWN ? " ?" : "");
+}
+
 /* One per-dollar cell of the table. */
 static void per_usd_cell(const struct clb_prices *prices, const struct clb_compare_row *row,
                          size_t i, char *buf, size_t len)
@@ -121,66 +129,87 @@ static void per_usd_cell(const struct clb_prices *prices, const struct clb_compa
     const struct clb_result_row *ri = row->row[i];
     const struct clb_price *p = price_of(prices, ri);
     const double v = per_usd_hour(prices, ri), first = per_usd_hour(prices, row->row[0]);
+    char ratio[32] = "";
 
-    if (!ri || !ri->has_value || clb_metric_lower_is_better(ri->metric))
+    if (!ri || !ri->has_value || clb_metric_lower_is_better(ri->metric)) {
         snprintf(buf, len, "-");
-    else if (!p)
+    } else if (!p) {
         snprintf(buf, len, "no price");
-    else if (!(p->usd_per_hour > 0))
+    } else if (!(p->usd_per_hour > 0)) {
         snprintf(buf, len, "free");
-    else if (i > 0 && first > 0)
-        snprintf(buf, len, "%.4g (%.2fx)", v, v / first);
-    else
-        snprintf(buf, len, "%.4g", v);
+    } else {
+        /* Prices are no measurement: the figures' noise is the per-dollar figures'. */
+        if (i > 0 && first > 0)
+            ratio_str(row, i, v / first, ratio, sizeof(ratio));
+        snprintf(buf, len, "%.4g%s", v, ratio);
+    }
+}
+
+/*
+ * One figure of the table: "7.941 GFLOP/s [7.865, 8.104]" (the spread, "[?]"
+ * unknown), then for the other files the ratio (ratio_str), " !" a regression.
+ */
+static void figure_cell(const struct clb_comparison *c, const struct clb_compare_row *row,
+                        size_t i, char *buf, size_t len)
+{
+    const struct clb_result_row *ri = row->row[i];
+    const struct clb_figure_spread s = ri ? clb_compare_spread(ri) : (struct clb_figure_spread){ 0 };
+    char spread[48] = " [?]", ratio[32] = "";
+
+    if (!ri) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    if (!ri->has_value) {
+        snprintf(buf, len, "%s", ri->status);
+        return;
+    }
+    if (s.known)
+        snprintf(spread, sizeof(spread), " [%.4g, %.4g]", s.lo, s.hi);
+    if (i > 0 && row->ratio[i] > 0)
+        ratio_str(row, i, row->ratio[i], ratio, sizeof(ratio));
+    snprintf(buf, len, "%.4g %s%s%s%s", ri->value, clb_metric_unit(ri->metric), spread, ratio,
+             clb_compare_row_regressed(c, row, i) ? " !" : "");
 }
 
 static int write_table(FILE *out, const struct clb_comparison *c, const struct clb_prices *prices)
 {
-    const char *head[4 + 2 * CLB_COMPARE_MAX_FILES];
+    enum { FIGS = 5 }; /* the first figure column */
+    const char *head[FIGS + 2 * CLB_COMPARE_MAX_FILES];
     char per_head[CLB_COMPARE_MAX_FILES][160];
     struct clb_table *t;
-    const size_t n_cols = 4 + c->n_files * (prices ? 2 : 1);
+    const size_t n_cols = FIGS + c->n_files * (prices ? 2 : 1);
 
     head[0] = "BENCHMARK";
     head[1] = "CASE";
     head[2] = "BACKEND";
     head[3] = "DEVICE";
+    head[4] = "STAT";
     for (size_t i = 0; i < c->n_files; i++)
-        head[4 + i] = base(c->files[i]->path);
+        head[FIGS + i] = base(c->files[i]->path);
     for (size_t i = 0; prices && i < c->n_files; i++) {
         snprintf(per_head[i], sizeof(per_head[i]), "PER $/H: %s", base(c->files[i]->path));
-        head[4 + c->n_files + i] = per_head[i];
+        head[FIGS + c->n_files + i] = per_head[i];
     }
     if (!(t = clb_table_create(head, n_cols)))
         return -1;
-    for (size_t i = 4; i < n_cols; i++)
+    for (size_t i = FIGS; i < n_cols; i++)
         clb_table_align_right(t, i);
     for (size_t r = 0; r < c->n_rows; r++) {
         const struct clb_compare_row *row = &c->rows[r];
-        char cells[CLB_COMPARE_MAX_FILES][96], per[CLB_COMPARE_MAX_FILES][48], dev[300];
-        const char *cp[4 + 2 * CLB_COMPARE_MAX_FILES];
+        char cells[CLB_COMPARE_MAX_FILES][128], per[CLB_COMPARE_MAX_FILES][48], dev[300];
+        const char *cp[FIGS + 2 * CLB_COMPARE_MAX_FILES];
         size_t used = (size_t)snprintf(dev, sizeof(dev), "%s", row->row[0]->device);
 
         for (size_t i = 0; i < c->n_files; i++) {
             const struct clb_result_row *ri = row->row[i];
             if (i > 0 && ri && strcmp(ri->device, row->row[0]->device) && used < sizeof(dev))
                 used += (size_t)snprintf(dev + used, sizeof(dev) - used, " / %s", ri->device);
-            if (!ri)
-                snprintf(cells[i], sizeof(cells[i]), "-");
-            else if (!ri->has_value)
-                snprintf(cells[i], sizeof(cells[i]), "%s", ri->status);
-            else if (i == 0 || row->ratio[i] == 0)
-                snprintf(cells[i], sizeof(cells[i]), "%.4g %s", ri->value,
-                         clb_metric_unit(ri->metric));
-            else
-                snprintf(cells[i], sizeof(cells[i]), "%.4g %s (%.2fx)%s", ri->value,
-                         clb_metric_unit(ri->metric), row->ratio[i],
-                         clb_compare_regressed(ri->metric, row->ratio[i], c->threshold) ? " !"
-                                                                                        : "");
-            cp[4 + i] = cells[i];
+            figure_cell(c, row, i, cells[i], sizeof(cells[i]));
+            cp[FIGS + i] = cells[i];
             if (prices) {
                 per_usd_cell(prices, row, i, per[i], sizeof(per[i]));
-                cp[4 + c->n_files + i] = per[i];
+                cp[FIGS + c->n_files + i] = per[i];
             }
         }
         const struct clb_result_row *p = placed(row->row, c->n_files);
@@ -190,6 +219,7 @@ static int write_table(FILE *out, const struct clb_comparison *c, const struct c
         cp[1] = row->row[0]->case_;
         cp[2] = row->row[0]->backend;
         cp[3] = dev;
+        cp[4] = clb_compare_stat(row->row[0]); /* paired rows share their config's stat */
         if (clb_table_add(t, cp)) {
             clb_table_destroy(t);
             return -1;
@@ -197,6 +227,11 @@ static int write_table(FILE *out, const struct clb_comparison *c, const struct c
     }
     clb_table_print(t, out);
     clb_table_destroy(t);
+    fprintf(out, "STAT: which call each figure is, median (the median timed call's) or best (the "
+                 "fastest's)\n[low, high]: the figure each timed call gives; [?]: unknown (fewer "
+                 "than %d calls' times in the file)\n≈: the two ranges overlap, the ratio is within "
+                 "the calls' noise; ?: a spread is unknown, the ratio not judged\n",
+            CLB_COMPARE_MIN_CALLS);
     write_unpaired(out, c, "");
     if (prices)
         fprintf(out, "%s\nper $/h: each figure / its device's price in USD per hour, higher is "
@@ -213,9 +248,13 @@ static int write_table(FILE *out, const struct clb_comparison *c, const struct c
             fprintf(out, " @ %s:%d", gr->host, gr->local_rank);
         fprintf(out, ": %.3fx over %zu result%s\n", gr->geomean, gr->n, gr->n == 1 ? "" : "s");
     }
-    if (c->threshold > 0)
-        fprintf(out, "%zu figure%s more than %.3g%% worse than the first file's (marked !)\n",
+    if (c->threshold > 0) {
+        fprintf(out, "%zu figure%s more than %.3g%% worse than the first file's (marked !)",
                 c->n_regressions, c->n_regressions == 1 ? "" : "s", c->threshold * 100.0);
+        if (c->n_noisy)
+            fprintf(out, "; %zu more within the calls' noise (≈), not counted", c->n_noisy);
+        fputc('\n', out);
+    }
     write_ignored(out, c, "");
     return 0;
 }
@@ -244,7 +283,8 @@ static json_t *row_json(const struct clb_comparison *c, const struct clb_compare
                         const struct clb_prices *prices)
 {
     json_t *values = json_array(), *ratios = json_array(), *devices = json_array(),
-           *hosts = json_array(), *ranks = json_array(), *local_ranks = json_array();
+           *hosts = json_array(), *ranks = json_array(), *local_ranks = json_array(),
+           *spreads = json_array(), *noise = json_array();
 
     for (size_t i = 0; i < c->n_files; i++) {
         const struct clb_result_row *ri = row->row[i];
@@ -257,13 +297,21 @@ static json_t *row_json(const struct clb_comparison *c, const struct clb_compare
         json_array_append_new(ratios, i == 0 ? json_real(1.0)
                                       : row->ratio[i] > 0 ? json_real(row->ratio[i])
                                                           : json_null());
+        const struct clb_figure_spread s = ri ? clb_compare_spread(ri)
+                                              : (struct clb_figure_spread){ 0 };
+        json_array_append_new(spreads, s.known ? json_pack("[f, f]", s.lo, s.hi) : json_null());
+        json_array_append_new(noise, i > 0 && row->ratio[i] > 0
+                                         ? json_string(clb_noise_name(row->noise[i]))
+                                         : json_null());
     }
-    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                           "benchmark", row->row[0]->benchmark, "case",
                           row->row[0]->case_, "backend", row->row[0]->backend,
-                          "metric", row->row[0]->metric, "devices", devices,
+                          "metric", row->row[0]->metric, "stat",
+                          clb_compare_stat(row->row[0]), "devices", devices,
                           "hosts", hosts, "local_ranks", local_ranks, "ranks",
-                          ranks, "values", values, "ratios", ratios);
+                          ranks, "values", values, "spreads", spreads, "ratios", ratios,
+                          "noise", noise);
     if (o && prices) {
         json_t *usd = json_array(), *per = json_array();
         for (size_t i = 0; i < c->n_files; i++) {
@@ -292,15 +340,25 @@ static json_t *group_json(const struct clb_comparison *c, const struct clb_compa
                      "n", (json_int_t)gr->n, "geomean", gr->geomean);
 }
 
+/* A config's value of key (new): what its absence means where that is known, else null. */
+static json_t *config_value_json(const char *key, json_t *v)
+{
+    const char *absent = clb_config_absent(key);
+    return v ? json_incref(v) : absent ? json_string(absent) : json_null();
+}
+
 /* A row another file measured another way, with the fields that differ. */
 static json_t *unpaired_json(const struct clb_comparison *c, const struct clb_compare_unpaired *u)
 {
     json_t *diffs = json_array();
 
     for (size_t d = 0; d < u->n_diffs; d++)
-        json_array_append_new(diffs, json_pack("{s:s, s:[OO]}", "field", u->diff[d].key,
-                                               "values", value_or_null(u->diff[d].first),
-                                               value_or_null(u->diff[d].other)));
+        json_array_append_new(diffs, json_pack("{s:s, s:[oo]}", "field", u->diff[d].key,
+                                               "values",
+                                               config_value_json(u->diff[d].key,
+                                                                 u->diff[d].first),
+                                               config_value_json(u->diff[d].key,
+                                                                 u->diff[d].other)));
     const struct clb_result_row *p = unpaired_place(u);
     return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
                      "benchmark", u->first->benchmark, "case",
@@ -347,6 +405,7 @@ static int write_json(FILE *out, const struct clb_comparison *c, const struct cl
     if (c->threshold > 0) {
         json_object_set_new(root, "threshold", json_real(c->threshold));
         json_object_set_new(root, "regressions", json_integer((json_int_t)c->n_regressions));
+        json_object_set_new(root, "within_noise", json_integer((json_int_t)c->n_noisy));
     }
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', out);
@@ -373,7 +432,8 @@ static void csv_price(FILE *out, const struct clb_prices *prices, const struct c
 static int write_csv(FILE *out, const struct clb_comparison *c, const struct clb_prices *prices)
 {
     fprintf(out, "benchmark,case,backend,device,file,device_in_file,value,ratio,host,rank,"
-                 "local_rank%s\n", prices ? ",usd_per_hour,per_usd_hour" : "");
+                 "local_rank,stat,spread_low,spread_high,noise%s\n",
+            prices ? ",usd_per_hour,per_usd_hour" : "");
     for (size_t r = 0; r < c->n_rows; r++) {
         const struct clb_compare_row *row = &c->rows[r];
         for (size_t i = 0; i < c->n_files; i++) {
@@ -402,6 +462,14 @@ static int write_csv(FILE *out, const struct clb_comparison *c, const struct clb
             } else {
                 fputs(",,", out);
             }
+            const struct clb_figure_spread s = ri ? clb_compare_spread(ri)
+                                                  : (struct clb_figure_spread){ 0 };
+            fprintf(out, ",%s,", clb_compare_stat(row->row[0]));
+            if (s.known)
+                fprintf(out, "%.9g,%.9g", s.lo, s.hi);
+            else
+                fputc(',', out);
+            fprintf(out, ",%s", i > 0 && row->ratio[i] > 0 ? clb_noise_name(row->noise[i]) : "");
             csv_price(out, prices, ri);
             fputc('\n', out);
         }

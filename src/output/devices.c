@@ -145,7 +145,7 @@ enum { CORE_FIRST = CLB_PROP_NAME, CORE_LAST = CLB_PROP_FP16 };
 static int write_table(FILE *out, const struct clb_devices_report *r)
 {
     static const char *const head[] = { "ID",     "TYPE", "NAME",   "VENDOR",    "DRIVER",
-                                         "OPENCL", "CU",   "CLOCK",  "GLOBAL",    "MAX-ALLOC",
+                                         "OPENCL", "CU",   "REPORTED CLOCK", "GLOBAL", "MAX-ALLOC",
                                          "LOCAL",  "FP64", "FP16",   "FITS (FP16)", "CHECK" };
     size_t n_cols = sizeof(head) / sizeof(head[0]) - (r->checks ? 0 : 1);
     struct clb_table *t = clb_table_create(head, n_cols);

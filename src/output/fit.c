@@ -194,7 +194,7 @@ void clb_fit_speed_formulas(const struct clb_fit_report *r, char lines[3][320])
              "decode tokens/s <= batch %" PRIu64 " x measured bandwidth (triad) / (weights %s + "
              "KV cache %s) read per step", q->batch, w, r->estimate.kv_counted ? kv : "not counted");
     snprintf(lines[2], sizeof(lines[2]),
-             "training time = 6 x %s x tokens / measured GEMM rate", params);
+             "training time >= 6 x %s x tokens / measured GEMM rate", params);
 }
 
 void clb_fit_speed_cells(const struct clb_fit_speed *s, struct clb_fit_speed_cells *c)
@@ -280,7 +280,8 @@ size_t clb_fit_cost_notes(const struct clb_fit_report *r, char lines[4][320])
     snprintf(lines[n++], 320, "%s", CLB_PRICES_RUN_CLOCK);
     snprintf(lines[n++], 320, "USD per million tokens = price / 3600 / estimated tokens/s x 1e6; "
                               "training = price x training time / 3600; per USD/h = figure / "
-                              "price (estimates are upper bounds, so these costs are lower bounds)");
+                              "price (tokens/s are upper bounds and times lower bounds, so these costs are lower "
+                              "bounds)");
     if (free_)
         snprintf(lines[n++], 320, "free: a price of 0 (a device owned) costs nothing, and a "
                                   "figure per dollar is undefined");
@@ -346,18 +347,23 @@ int clb_fit_write_speeds(FILE *out, const struct clb_fit_report *r)
     for (size_t c = 2; c < 7; c++)
         clb_table_align_right(t, c);
     clb_format_params((uint64_t)r->train_tokens, tokens, sizeof(tokens));
-    fprintf(out, "\nEstimates from the figures measured in %s (upper bounds: no attention FLOPs, "
-                 "no overlap loss, every GEMM at the measured rate)", r->from);
+    fprintf(out, "\nEstimates at context %" PRIu64 ", batch %" PRIu64 ", from the figures "
+                 "measured in %s (%s: no attention FLOPs, no overlap loss, every GEMM at the "
+                 "measured rate)", r->request->context, r->request->batch, r->from,
+            r->train_tokens > 0 ? "tokens/s are upper bounds and TRAIN, the time to train, a "
+                                  "lower bound" : "upper bounds");
     if (r->train_tokens > 0)
         fprintf(out, "; TRAIN: on %s tokens", tokens);
     fputs(":\n", out);
     for (size_t i = 0; i < r->n_speeds; i++) {
         const struct clb_fit_speed *s = &r->speeds[i];
         struct clb_fit_speed_cells c;
-        char train[48] = "-";
+        char train[48] = "-", days[40];
         clb_fit_speed_cells(s, &c);
-        if (r->train_tokens > 0 && s->estimate.train_s > 0)
-            duration(s->estimate.train_s, train, sizeof(train));
+        if (r->train_tokens > 0 && s->estimate.train_s > 0) {
+            duration(s->estimate.train_s, days, sizeof(days));
+            snprintf(train, sizeof(train), ">= %s", days);
+        }
         const char *cells[] = { s->measured.device, c.backend, c.rate, c.prefill, c.bandwidth,
                                 c.decode, train };
         if (clb_table_add(t, cells)) {
@@ -439,8 +445,10 @@ static json_t *speed_json(const struct clb_fit_report *r)
                 json_object_set_new(d, "cost_note", json_string("no price given"));
         }
     }
-    json_t *o = json_pack("{s:s, s:s?, s:f, s:f, s:f, s:f, s:{s:s, s:s, s:s}, s:o}", "from", r->from,
-                     "measured_shapes", r->measured_shapes, "flops_per_token",
+    json_t *o = json_pack("{s:s, s:s?, s:I, s:I, s:f, s:f, s:f, s:f, s:{s:s, s:s, s:s}, s:o}",
+                     "from", r->from, "measured_shapes", r->measured_shapes, "context",
+                     (json_int_t)r->request->context, "batch", (json_int_t)r->request->batch,
+                     "flops_per_token",
                      r->n_speeds ? r->speeds[0].estimate.flops_per_token : 0.0,
                      "bytes_per_decode_step",
                      r->n_speeds ? r->speeds[0].estimate.bytes_per_step : 0.0, "train_tokens",

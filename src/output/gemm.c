@@ -109,6 +109,8 @@ static void identity_json(json_t *o, const struct clb_gemm_row *row,
     json_object_set_new(o, "tuning_note",
                         row->tuning_note[0] ? json_string(row->tuning_note) : json_null());
     json_object_set_new(o, "kernel", row->kernel[0] ? json_string(row->kernel) : json_null());
+    if (row->code_path)
+        json_object_set_new(o, "code_path", json_string(row->code_path));
     json_object_set_new(o, "baseline", json_boolean(row->backend == res->baseline));
     json_object_set_new(o, "config", config_json(row, opt, rec));
 }
@@ -160,11 +162,14 @@ static void limits_json(json_t *o, const struct clb_gemm_row *row)
         return;
     if (row->device_peak_gflops > 0) {
         json_object_set_new(o, "device_peak_gflops", json_real(row->device_peak_gflops));
+        if (row->device_peak_partial)
+            json_object_set_new(o, "device_peak_partial", json_true());
         json_object_set_new(o, "percent_of_device_peak",
                             json_real(100.0 * row->gflops / row->device_peak_gflops));
     }
     if (row->host_peak_gflops > 0) {
         json_object_set_new(o, "host_peak_gflops", json_real(row->host_peak_gflops));
+        json_object_set_new(o, "host_peak_isa", json_string(row->host_peak_isa));
         json_object_set_new(o, "percent_of_host_peak",
                             json_real(100.0 * row->gflops / row->host_peak_gflops));
     }
@@ -209,6 +214,8 @@ static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_re
     identity_json(o, row, res, opt, rec);
     problem_json(o, row);
     figures_json(o, row, times);
+    if (row->baseline_handicapped)
+        json_object_set_new(o, "baseline_handicap", json_string(res->baseline_handicap));
     limits_json(o, row);
     if (row->n_verified)
         json_object_set_new(o, "verify", verify_json(row));

@@ -8,8 +8,6 @@
 #include "clbench/util/units.h"
 #include "gemm_internal.h"
 
-/* A spread (coefficient of variation) above this marks a row as noisy. */
-#define NOISY_CV 0.10
 
 static void check_label(const struct clb_gemm_row *row, char *buf, size_t len)
 {
@@ -72,29 +70,30 @@ static void write_tuning_notes(FILE *out, const struct clb_gemm_results *res)
 }
 /* Every cell of one table row, formatted. */
 struct gemm_cells {
-    char dev[160], backend[80], shape[128], first[32], med[32], gf[48], spread[32], speed[32],
-        bars[64], check[700], e2e_t[32], e2e_gf[32], pct_dev[16], pct_host[16];
+    char dev[160], backend[80], shape[128], first[32], med[32], gf[48], calls[16], spread[32],
+        speed[32], bars[64], check[700], e2e_t[32], e2e_gf[32], pct_dev[16], pct_host[16];
 };
 
 /* What the rows showed, for the notes under the table. */
 struct gemm_marks {
-    bool noisy, above, dev_peak, host_peak;
+    bool noisy, above, partial, dev_peak, host_peak, few_calls, handicap;
+    const char *base_isa; /* a handicapped baseline's instruction set, held against its peak */
 };
 
 static struct clb_table *table_create(bool e2e)
 {
     const char *head[] = { "DEVICE",     "BACKEND",     "PREC",   "M x N x K", "FIRST CALL",
                            "MEDIAN",     "GFLOP/S",     "% DEV PEAK", "% HOST PEAK",
-                           "SPREAD",     "SPEEDUP",     "",       "CHECK",     "E2E",
-                           "E2E GFLOP/S" };
-    struct clb_table *t = clb_table_create(head, e2e ? 15 : 13);
+                           "CALLS",      "SPREAD",      "SPEEDUP", "",     "CHECK",
+                           "E2E",        "E2E GFLOP/S" };
+    struct clb_table *t = clb_table_create(head, e2e ? 16 : 14);
 
     if (!t)
         return NULL;
-    for (size_t c = 4; c <= 10; c++)
+    for (size_t c = 4; c <= 11; c++)
         clb_table_align_right(t, c);
-    clb_table_align_right(t, 13);
     clb_table_align_right(t, 14);
+    clb_table_align_right(t, 15);
     return t;
 }
 
@@ -108,17 +107,19 @@ static void row_figures(const struct clb_gemm_row *row, struct gemm_cells *c,
         clb_format_seconds(row->first_call_s, c->first, sizeof(c->first));
     if (m) {
         clb_format_seconds(row->time_s.median, c->med, sizeof(c->med));
-        snprintf(c->spread, sizeof(c->spread), "±%.1f%%%s", row->time_s.cv * 100.0,
-                 row->time_s.cv > NOISY_CV ? " !" : "");
-        marks->noisy |= row->time_s.cv > NOISY_CV;
+        snprintf(c->calls, sizeof(c->calls), "%zu", row->time_s.n);
+        clb_format_spread(row->time_s.n, row->time_s.cv, c->spread, sizeof(c->spread),
+                          &marks->noisy, &marks->few_calls);
     }
     /* A wrong result's rate means nothing: no figure, no % of peak, no speedup. */
     if (m && row->status != CLB_ROW_OK)
         snprintf(c->gf, sizeof(c->gf), "unverified");
     if (m && row->status == CLB_ROW_OK) {
         clb_format_flops(row->gflops, c->gf, sizeof(c->gf));
-        marks->above |= percent(row->gflops, row->device_peak_gflops, c->pct_dev,
-                                sizeof(c->pct_dev));
+        const bool over = percent(row->gflops, row->device_peak_gflops, c->pct_dev,
+                                  sizeof(c->pct_dev));
+        marks->above |= over && !row->device_peak_partial;
+        marks->partial |= over && row->device_peak_partial;
         marks->above |= percent(row->gflops, row->host_peak_gflops, c->pct_host,
                                 sizeof(c->pct_host));
         marks->dev_peak |= row->device_peak_gflops > 0;
@@ -134,7 +135,11 @@ static void row_cells(const struct clb_gemm_row *row, double max_speedup, struct
     check_label(row, c->check, sizeof(c->check));
     row_figures(row, c, marks);
     if (row->speedup > 0) {
-        snprintf(c->speed, sizeof(c->speed), "%.2fx", row->speedup);
+        snprintf(c->speed, sizeof(c->speed), "%.2fx%s", row->speedup,
+                 row->baseline_handicapped ? " *" : "");
+        marks->handicap |= row->baseline_handicapped;
+        if (row->baseline_handicapped && !row->device && row->host_peak_isa[0])
+            marks->base_isa = row->host_peak_isa;
         bar(row->speedup, max_speedup, 12, c->bars, sizeof(c->bars));
     }
     if (row->e2e_s.n) {
@@ -144,15 +149,20 @@ static void row_cells(const struct clb_gemm_row *row, double max_speedup, struct
         else
             snprintf(c->e2e_gf, sizeof(c->e2e_gf), "unverified");
     }
+    /* A kernel variant not the device type's own (--code-path) is named beside it. */
+    char path[16] = "";
+    if (row->code_path && row->device &&
+        !strcmp(row->code_path, "gpu") == clb_device_is_cpu(row->device))
+        snprintf(path, sizeof(path), " (%s path)", row->code_path);
     if (row->tuned)
-        snprintf(c->backend, sizeof(c->backend), "%s (tuned @%" PRIu64 ")", row->backend_name,
-                 row->tuned_at);
+        snprintf(c->backend, sizeof(c->backend), "%s%s (tuned @%" PRIu64 ")",
+                 row->backend_name, path, row->tuned_at);
     else
-        snprintf(c->backend, sizeof(c->backend), "%s", row->backend_name);
+        snprintf(c->backend, sizeof(c->backend), "%s%s", row->backend_name, path);
 }
 
 /* Under the table: what each column and mark the rows showed means. */
-static void table_notes(FILE *out, const struct gemm_marks *marks)
+static void table_notes(FILE *out, const struct gemm_marks *marks, const char *handicap)
 {
     if (marks->dev_peak)
         fprintf(out, "%% DEV PEAK: of the device's own peak, measured with clbench's OpenCL "
@@ -161,15 +171,21 @@ static void table_notes(FILE *out, const struct gemm_marks *marks)
         fprintf(out, "%% HOST PEAK: of the host CPU's own FMA peak, measured in C on every "
                      "available CPU (host CPU rows of clbench peak, their fastest verified call); "
                      "for OpenBLAS on fewer threads "
-                     "than physical cores, its share: threads / cores\n");
+                     "than physical cores, its share: threads / cores%s%s%s\n",
+                marks->base_isa ? "; the handicapped baseline against the " : "",
+                marks->base_isa ? marks->base_isa : "",
+                marks->base_isa ? " peak, the instruction set its kernels use" : "");
+    if (marks->handicap)
+        fprintf(out, "* against a handicapped CPU baseline: %s\n", handicap);
     if (marks->above)
         fprintf(out, "^ above the measured peak: the peak was under-measured (the machine was "
                      "busy while it ran, or the peak kernel is slower than this code); rerun "
                      "clbench peak\n");
-    if (marks->noisy)
-        fprintf(out, "! spread (coefficient of variation of the timed calls) above %.0f%%: "
-                     "the machine was busy or the clock ramped; rerun with --min-time\n",
-                NOISY_CV * 100.0);
+    if (marks->partial)
+        fprintf(out, "^ above a device peak measured on part of the device: its launch held "
+                     "fewer than 4 work-groups a compute unit (the device's largest allocation "
+                     "allowed no more), so that peak is low\n");
+    clb_spread_notes(out, marks->noisy, marks->few_calls);
 }
 
 static int write_table(FILE *out, const struct clb_gemm_report *r)
@@ -189,8 +205,8 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
         struct gemm_cells c = { .first = "" };
         row_cells(row, max_speedup, &c, &marks);
         const char *cells[] = { c.dev,   c.backend, clb_precision_name(row->precision),
-                                c.shape, c.first,   c.med, c.gf, c.pct_dev, c.pct_host, c.spread,
-                                c.speed, c.bars,    c.check, c.e2e_t, c.e2e_gf };
+                                c.shape, c.first,   c.med, c.gf, c.pct_dev, c.pct_host, c.calls,
+                                c.spread, c.speed, c.bars, c.check, c.e2e_t, c.e2e_gf };
         if (clb_table_add(t, cells)) {
             clb_table_destroy(t);
             return -1;
@@ -198,7 +214,7 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
     }
     clb_table_print(t, out);
     clb_table_destroy(t);
-    table_notes(out, &marks);
+    table_notes(out, &marks, res->baseline_handicap);
     write_tuning_notes(out, res);
     return 0;
 }
@@ -236,7 +252,8 @@ static struct gemm_pick summary_pick(const struct clb_gemm_results *res, enum cl
 }
 
 /* "fastest fp32 at ...: who, rate", against the CPU baseline where there is one. */
-static void summary_fastest(FILE *out, enum clb_precision p, const struct gemm_pick *k)
+static void summary_fastest(FILE *out, enum clb_precision p, const struct gemm_pick *k,
+                            const char *handicap)
 {
     char dev[160], shape[128], gf[32], bgf[32];
 
@@ -247,13 +264,15 @@ static void summary_fastest(FILE *out, enum clb_precision p, const struct gemm_p
             k->best->backend_name, gf);
     if (k->base && k->best != k->base) {
         clb_format_flops(k->base->gflops, bgf, sizeof(bgf));
-        fprintf(out, ", %.1fx the CPU baseline (%s %s)\n", k->best->speedup,
-                k->base->backend_name, bgf);
+        fprintf(out, ", %.1fx the CPU baseline (%s %s)%s%s\n", k->best->speedup,
+                k->base->backend_name, bgf, handicap[0] ? "; a handicapped baseline: " : "",
+                handicap);
     } else if (k->base && k->best_dev) {
         clb_device_label(k->best_dev->device, dev, sizeof(dev));
         clb_format_flops(k->best_dev->gflops, gf, sizeof(gf));
-        fprintf(out, " (the CPU baseline); best OpenCL device: %s (%s), %s, %.2fx the "
-                     "baseline\n", dev, k->best_dev->backend_name, gf, k->best_dev->speedup);
+        fprintf(out, " (the CPU baseline%s%s); best OpenCL device: %s (%s), %s, %.2fx the "
+                     "baseline\n", handicap[0] ? ", handicapped: " : "", handicap, dev,
+                k->best_dev->backend_name, gf, k->best_dev->speedup);
     } else {
         fputc('\n', out);
     }
@@ -282,9 +301,9 @@ static void summary_limits(FILE *out, enum clb_precision p, const struct gemm_pi
     }
     if (base && base->host_peak_gflops > 0) {
         clb_format_flops(base->host_peak_gflops, peak, sizeof(peak));
-        fprintf(out, "%s %s reached %.0f%% of the host CPU's own FMA peak (%s)\n",
+        fprintf(out, "%s %s reached %.0f%% of the host CPU's own %s FMA peak (%s)\n",
                 base->backend_name, clb_precision_name(p),
-                100.0 * base->gflops / base->host_peak_gflops, peak);
+                100.0 * base->gflops / base->host_peak_gflops, base->host_peak_isa, peak);
     }
     if (base && base->datasheet.value > 0) {
         clb_format_flops(base->datasheet.value, peak, sizeof(peak));
@@ -303,7 +322,7 @@ static void write_summary(FILE *out, const struct clb_gemm_report *r)
         const struct gemm_pick k = summary_pick(r->results, p);
         if (!k.best)
             continue;
-        summary_fastest(out, p, &k);
+        summary_fastest(out, p, &k, r->results->baseline_handicap);
         summary_limits(out, p, &k);
     }
 }

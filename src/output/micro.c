@@ -47,10 +47,16 @@ static json_t *launch_json(const struct clb_micro_row *row)
 
     json_object_set_new(j, row->device ? "global_size" : "threads",
                         json_integer((json_int_t)l->global_size));
-    if (!strcmp(row->benchmark, "bandwidth"))
+    const bool peak = row->device && !strcmp(row->benchmark, "peak");
+    if (peak || !strcmp(row->benchmark, "bandwidth"))
         json_object_set_new(j, "local_size", l->local_size
                                                  ? json_integer((json_int_t)l->local_size)
                                                  : json_null());
+    if (peak && l->local_size) {
+        json_object_set_new(j, "work_groups",
+                            json_integer((json_int_t)(l->global_size / l->local_size)));
+        json_object_set_new(j, "fills_device", json_boolean(l->fills_device));
+    }
     if (l->elements)
         json_object_set_new(j, "elements", json_integer((json_int_t)l->elements));
     if (l->rounds)
@@ -64,21 +70,33 @@ static json_t *launch_json(const struct clb_micro_row *row)
     return j;
 }
 
-/* The host clock's calls beside the device's, and which clock the figures are from. */
+/*
+ * Which clock the figures are from, and the other clock's calls beside them: host_times_s
+ * and host_gbps (empty and null where the host's clock is the headline's), device_times_s
+ * and device_gbps where the device's is the other one (a CPU device on the host's clock).
+ */
 static void timer_json(json_t *o, const struct clb_micro_row *row)
 {
-    json_t *host = json_array();
-
-    for (size_t i = 0; i < row->n_host_times; i++)
-        json_array_append_new(host, json_real(row->host_times_s[i]));
     json_object_set_new(o, "timer", json_string(row->timer));
     json_object_set_new(o, "timer_why", row->timer_why[0]
                                             ? json_string(row->timer_why)
                                             : json_null());
-    json_object_set_new(o, "host_times_s", host);
-    json_object_set_new(o, "host_gbps", row->n_host_times && row->work > 0
-                                            ? json_real(row->host_value)
-                                            : json_null());
+    /* Only bandwidth keeps a second clock. */
+    if (strcmp(row->benchmark, "bandwidth"))
+        return;
+
+    json_t *alt = json_array();
+    for (size_t i = 0; i < row->n_alt_times; i++)
+        json_array_append_new(alt, json_real(row->alt_times_s[i]));
+    json_t *figure = row->n_alt_times && row->work > 0 ? json_real(row->alt_value) : json_null();
+    if (row->alt_timer && !strcmp(row->alt_timer, "device")) {
+        json_object_set_new(o, "device_times_s", alt);
+        json_object_set_new(o, "device_gbps", figure);
+        alt = json_array();
+        figure = json_null();
+    }
+    json_object_set_new(o, "host_times_s", alt);
+    json_object_set_new(o, "host_gbps", figure);
 }
 
 /* A measured row's figures: its time statistics, headline and both statistics, its launch. */
@@ -229,8 +247,8 @@ static int write_csv(FILE *out, const struct clb_micro_report *r)
         clb_csv_field(out, row->status == CLB_ROW_OK ? "" : row->reason);
         /* bandwidth: the clock of the figures, and the host clock's figure beside them. */
         fprintf(out, ",%s,", row->n_times && row->timer ? row->timer : "");
-        if (row->n_times && row->n_host_times)
-            fprintf(out, "%.6g", row->host_value);
+        if (row->n_times && row->n_alt_times && !strcmp(row->alt_timer, "host"))
+            fprintf(out, "%.6g", row->alt_value);
         fputc('\n', out);
     }
     return 0;

@@ -1,6 +1,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "clbench/bench/bandwidth.h"
 #include "clbench/output/devices.h"
 #include "clbench/results/sweep.h"
 #include "clbench/output/table.h"
@@ -37,14 +38,15 @@ static void cache_notes(FILE *out, const struct clb_micro_results *res)
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_micro_row *r = &res->rows[i];
         const bool unknown = r->array_bytes && !r->llc_bytes && r->datasheet.value > 0;
-        if (!r->datasheet_withheld && !unknown)
+        if (!(r->cache_resident && r->n_times) && !unknown)
             continue;
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++) {
             const struct clb_micro_row *q = &res->rows[j];
             seen = q->device == r->device &&
                    (unknown ? q->array_bytes && !q->llc_bytes && q->datasheet.value > 0
-                            : q->datasheet_withheld && q->array_bytes == r->array_bytes);
+                            : q->cache_resident && q->n_times &&
+                                  q->array_bytes == r->array_bytes);
         }
         if (seen)
             continue;
@@ -56,48 +58,69 @@ static void cache_notes(FILE *out, const struct clb_micro_results *res)
             continue;
         }
         clb_micro_resident_why(r, why, sizeof(why));
-        fprintf(out, "in cache: %s on %s, so no %% of DRAM's datasheet figure (they ran "
-                     "from the cache)\n", why, dev);
+        fprintf(out, "in cache: %s on %s: the cache, not memory, fed those figures%s\n", why,
+                dev, r->datasheet_withheld ? ", so no % of DRAM's datasheet figure" : "");
+    }
+}
+
+/* A device sharing the host's memory moves no data over a bus: its "transfers" are copies. */
+static void unified_notes(FILE *out, const struct clb_micro_results *res, bool verbose)
+{
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_micro_row *r = &res->rows[i];
+        if (!r->device || strcmp(r->benchmark, "transfer") || !r->n_times ||
+            !clb_micro_row_shown(r, verbose) ||
+            !clb_device_u64(r->device, CLB_PROP_HOST_UNIFIED_MEMORY))
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = res->rows[j].device == r->device && !strcmp(res->rows[j].benchmark, "transfer");
+        if (seen)
+            continue;
+        char dev[160];
+        clb_device_label(r->device, dev, sizeof(dev));
+        fprintf(out, "transfer on %s: it shares the host's memory (CL_DEVICE_HOST_UNIFIED_MEMORY), "
+                     "so each transfer is a copy within host memory, not a trip over a bus\n",
+                dev);
     }
 }
 
 static bool sweep_triad(const struct clb_micro_row *r)
 {
     return !strcmp(r->benchmark, "bandwidth") && r->status == CLB_ROW_OK && r->n_times &&
-           r->precision && strstr(r->case_, " triad ") && r->work > 0;
+           r->precision && strstr(r->case_, " triad ") && r->work > 0 && r->array_bytes;
 }
 
-/*
- * Under a --sizes sweep: per device and precision, the largest array size
- * whose triad still runs at 1.5x or more of the largest size's (caches
- * helping), and the next size (where they stop).
- */
+static bool same_sweep(const struct clb_micro_row *a, const struct clb_micro_row *b)
+{
+    return sweep_triad(a) && a->device == b->device && !strcmp(a->precision, b->precision);
+}
+
+/* Under a --sizes sweep: per device and precision, results/sweep.h's verdict of its triad. */
 static void sweep_notes(FILE *out, const struct clb_micro_results *res)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *r = &res->rows[i], *group[CLB_SWEEP_MAX_TRIADS];
-        double work[CLB_SWEEP_MAX_TRIADS], value[CLB_SWEEP_MAX_TRIADS];
-        size_t n = 0, big, cached, after;
+        const struct clb_micro_row *r = &res->rows[i];
+        struct clb_sweep_size size[CLB_SWEEP_MAX_TRIADS];
+        struct clb_sweep_finding finding;
+        size_t n = 0;
         bool first = sweep_triad(r);
         for (size_t j = 0; j < i && first; j++)
-            first = !(sweep_triad(&res->rows[j]) && res->rows[j].device == r->device &&
-                      !strcmp(res->rows[j].precision, r->precision));
+            first = !same_sweep(&res->rows[j], r);
         if (!first)
             continue;
         for (size_t j = i; j < res->n_rows && n < CLB_SWEEP_MAX_TRIADS; j++) {
             const struct clb_micro_row *q = &res->rows[j];
-            if (sweep_triad(q) && q->device == r->device && !strcmp(q->precision, r->precision)) {
-                group[n] = q;
-                work[n] = q->work;
-                value[n++] = q->value;
-            }
+            if (!same_sweep(q, r))
+                continue;
+            size[n] = (struct clb_sweep_size){ .array_bytes = q->array_bytes, .value = q->value };
+            clb_sweep_spread(q->times_s, q->n_times, q->work, &size[n].lo, &size[n].hi);
+            n++;
         }
-        const bool found = clb_sweep_cache_edge(work, value, n, &big, &cached, &after);
-        char dev[160], finding[256];
+        char dev[160];
+        clb_sweep_judge(size, n, r->llc_bytes, &finding);
         clb_device_label(r->device, dev, sizeof(dev));
-        clb_sweep_finding_text(finding, sizeof(finding), group[big]->metric, work, value, found,
-                               big, cached, after);
-        fprintf(out, "SWEEP: %s %s triad: %s\n", dev, r->precision, finding);
+        fprintf(out, "SWEEP: %s %s triad: %s\n", dev, r->precision, finding.text);
     }
 }
 
@@ -108,14 +131,22 @@ static void sweep_notes(FILE *out, const struct clb_micro_results *res)
 static void clock_notes(FILE *out, const struct clb_micro_results *res, bool verbose,
                         bool host_time)
 {
-    bool any = false;
-    for (size_t i = 0; i < res->n_rows; i++)
-        any |= res->rows[i].timer && clb_micro_row_shown(&res->rows[i], verbose);
+    bool any = false, timers = false;
+    for (size_t i = 0; i < res->n_rows; i++) {
+        any |= res->rows[i].n_times && clb_micro_row_shown(&res->rows[i], verbose);
+        timers |= res->rows[i].alt_timer && clb_micro_row_shown(&res->rows[i], verbose);
+    }
     if (!any)
         return;
-    fprintf(out, "CLOCK: device = each call the kernel's profiling event (START to END); host "
-                 "= the host's clock around enqueue + clFinish%s\n",
-            host_time ? "; HOST: the same calls on the host's clock, as BabelStream times" : "");
+    fprintf(out, "CLOCK: host = the host's monotonic clock around each call (a device's: "
+                 "enqueue + clFinish); device = the command's profiling timestamps (START to END; "
+                 "latency's enqueue to start: QUEUED to START)");
+    if (timers)
+        fprintf(out, "; bandwidth: a GPU's figures on its device clock, a CPU device's on the "
+                     "host's where the two differ by over %.0f%%%s",
+                CLB_CLOCK_AGREE * 100.0,
+                host_time ? "; OTHER CLOCK: the same calls on the other clock" : "");
+    fputc('\n', out);
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_micro_row *r = &res->rows[i];
         if (!r->timer || !r->timer_why[0] || !clb_micro_row_shown(r, verbose))
@@ -153,7 +184,7 @@ static void plan_columns(const struct clb_micro_results *res, bool verbose, bool
         k->datasheet |= (r->datasheet.value > 0 && !r->datasheet.derived) ||
                         r->datasheet_withheld;
         k->derived |= r->datasheet.value > 0 && r->datasheet.derived;
-        k->clock |= r->timer != NULL;
+        k->clock |= r->n_times > 0;
     }
     k->host_time = host_time && k->clock;
     k->head[0] = "DEVICE";
@@ -163,7 +194,7 @@ static void plan_columns(const struct clb_micro_results *res, bool verbose, bool
     k->head[4] = k->best_first ? "MEDIAN" : "BEST";
     k->n = 5;
     if (k->host_time)
-        k->head[k->n++] = k->best_first ? "HOST BEST" : "HOST MEDIAN";
+        k->head[k->n++] = k->best_first ? "OTHER CLOCK BEST" : "OTHER CLOCK MEDIAN";
     k->head[k->n++] = "MEDIAN TIME";
     k->clock_col = k->n;
     if (k->clock)
@@ -194,30 +225,54 @@ static struct clb_table *table_create(const struct micro_columns *k)
 
 /* Every cell of one table row, formatted. */
 struct micro_cells {
-    char dev[160], fig[48], best[48], med[32], calls[24], spread[32], check[600], host[48],
+    char dev[160], fig[48], best[48], med[32], calls[24], spread[32], check[600], host[64],
         pct[32];
 };
 
+/* What a table's rows showed, for the notes under it. */
+struct micro_marks {
+    bool above, noisy, few, in_cache, kernel_bound;
+};
+
+/* BabelStream's grid dot on the cpu path: work-groups of 16 summing through local memory,
+ * bound by that kernel under a CPU device, not by memory ("dot chunked" is the memory one). */
+static bool kernel_bound(const struct clb_micro_row *row)
+{
+    return row->kernel && !strcmp(row->kernel, "dot") && row->code_path &&
+           !strcmp(row->code_path, "cpu");
+}
+
 /* The figures (none from a wrong result), and the check. */
-static void row_figures(const struct clb_micro_row *row, struct micro_cells *c)
+static void row_figures(const struct clb_micro_row *row, struct micro_cells *c,
+                        struct micro_marks *m)
 {
     if (row->n_times && (row->status == CLB_ROW_OK || row->status == CLB_ROW_FAILED)) {
         clb_format_seconds(row->time_s.median, c->med, sizeof(c->med));
         snprintf(c->calls, sizeof(c->calls), "%zu", row->n_times);
-        snprintf(c->spread, sizeof(c->spread), "±%.1f%%", row->time_s.cv * 100.0);
+        clb_format_spread(row->n_times, row->time_s.cv, c->spread, sizeof(c->spread),
+                          &m->noisy, &m->few);
     }
     /* A figure from a wrong result means nothing. */
     if (row->n_times && row->status == CLB_ROW_OK) {
         clb_format_metric(row->metric, row->value, c->fig, sizeof(c->fig));
         clb_format_metric(row->metric, row->stat_best ? row->median : row->best, c->best,
                           sizeof(c->best));
-        if (row->n_host_times)
-            clb_format_metric(row->metric, row->host_value, c->host, sizeof(c->host));
+        if (row->n_alt_times) {
+            char fig[40];
+            clb_format_metric(row->metric, row->alt_value, fig, sizeof(fig));
+            snprintf(c->host, sizeof(c->host), "%s %s", fig, row->alt_timer);
+        }
     } else if (row->n_times && row->status == CLB_ROW_FAILED) {
         snprintf(c->fig, sizeof(c->fig), "unverified");
     }
+    /* What the figure is of, where it is not the device's memory. */
+    const bool cached = row->cache_resident && row->n_times && !row->datasheet_withheld,
+               bound = kernel_bound(row) && row->n_times;
+    m->in_cache |= cached;
+    m->kernel_bound |= bound;
     if (row->status == CLB_ROW_OK)
-        snprintf(c->check, sizeof(c->check), "OK");
+        snprintf(c->check, sizeof(c->check), "OK%s%s", cached ? ", in cache" : "",
+                 bound ? ", kernel-bound" : "");
     else if (row->status == CLB_ROW_FAILED)
         snprintf(c->check, sizeof(c->check), "FAILED: %s", row->reason);
     else
@@ -250,7 +305,7 @@ static int add_row(struct clb_table *t, const struct micro_columns *k,
         cells[n++] = c->host;
     cells[n++] = c->med;
     if (k->clock)
-        cells[n++] = row->timer && row->n_times ? row->timer : "";
+        cells[n++] = row->n_times && row->timer ? row->timer : "";
     cells[n++] = c->calls;
     cells[n++] = c->spread;
     cells[n++] = c->check;
@@ -263,7 +318,7 @@ static int add_row(struct clb_table *t, const struct micro_columns *k,
 
 /* Under the table: what BEST and ^ mean where rows show them, then the other notes. */
 static void table_notes(FILE *out, const struct clb_micro_results *res, bool verbose,
-                        bool above, bool host_time)
+                        const struct micro_marks *m, bool host_time)
 {
     datasheet_notes(out, res, verbose);
     bool peaks = false;
@@ -273,12 +328,18 @@ static void table_notes(FILE *out, const struct clb_micro_results *res, bool ver
     if (peaks)
         fputs("BEST: the fastest verified call; as a limit (gemm's % DEV PEAK and % HOST PEAK, "
               "the report's roofline) a peak is its headline width's BEST\n", out);
-    if (above)
+    if (m->above)
         fputs("^ above its datasheet figure or derived peak: that limit does not hold here (a "
               "table row or core design that is not this device's, a vendor figure that "
               "leaves out packed or dual-issue math, or a clock measured low)\n", out);
+    clb_spread_notes(out, m->noisy, m->few);
+    if (m->kernel_bound)
+        fputs("kernel-bound: BabelStream's dot on the cpu code path (work-groups of 16 summing "
+              "through local memory) is bound by that kernel, not by memory; dot chunked is "
+              "the memory figure\n", out);
     clock_notes(out, res, verbose, host_time);
     cache_notes(out, res);
+    unified_notes(out, res, verbose);
     sweep_notes(out, res);
 }
 
@@ -286,7 +347,7 @@ int clb_micro_write_text(FILE *out, const struct clb_micro_results *res, bool ve
                          bool host_time)
 {
     struct micro_columns k = { .best_first = false };
-    bool above = false;
+    struct micro_marks m = { .above = false };
 
     plan_columns(res, verbose, host_time, &k);
     struct clb_table *t = table_create(&k);
@@ -298,8 +359,8 @@ int clb_micro_write_text(FILE *out, const struct clb_micro_results *res, bool ve
         if (!clb_micro_row_shown(row, verbose))
             continue;
         clb_device_label(row->device, c.dev, sizeof(c.dev));
-        row_figures(row, &c);
-        above |= row_percent(row, &c);
+        row_figures(row, &c, &m);
+        m.above |= row_percent(row, &c);
         if (add_row(t, &k, row, &c)) {
             clb_table_destroy(t);
             return -1;
@@ -307,7 +368,7 @@ int clb_micro_write_text(FILE *out, const struct clb_micro_results *res, bool ve
     }
     clb_table_print(t, out);
     clb_table_destroy(t);
-    table_notes(out, res, verbose, above, k.host_time);
+    table_notes(out, res, verbose, &m, k.host_time);
     return 0;
 }
 
@@ -323,6 +384,8 @@ int clb_micro_write_collective(FILE *out, const struct clb_micro_results *res)
                                         "ALGBW",     "BUSBW", "SPREAD",  "CHECK" };
     struct clb_table *t = clb_table_create(head, 9);
 
+    bool noisy = false, few = false;
+
     if (!t)
         return -1;
     for (size_t c = 1; c <= 7; c++)
@@ -336,7 +399,8 @@ int clb_micro_write_collective(FILE *out, const struct clb_micro_results *res)
             clb_format_seconds(row->time_s.median, time, sizeof(time));
             if (row->path_median_s > 0)
                 clb_format_seconds(row->path_median_s, path, sizeof(path));
-            snprintf(spread, sizeof(spread), "±%.1f%%", row->time_s.cv * 100.0);
+            clb_format_spread(row->n_times, row->time_s.cv, spread, sizeof(spread), &noisy,
+                              &few);
         }
         if (row->n_times && row->status == CLB_ROW_OK) {
             snprintf(alg, sizeof(alg), "%.3g GB/s", row->algbw);
@@ -359,5 +423,6 @@ int clb_micro_write_collective(FILE *out, const struct clb_micro_results *res)
     fputs("TIME: the slowest rank's MPI call (median); PATH: device to host, MPI, host to device; "
           "busbw = algbw x 2(n-1)/n (allreduce), (n-1)/n (allgather, reduce-scatter), 1 "
           "(broadcast, sendrecv), as nccl-tests\n", out);
+    clb_spread_notes(out, noisy, few);
     return 0;
 }

@@ -132,3 +132,27 @@ void clb_csv_field(FILE *out, const char *s)
     }
     fputc('"', out);
 }
+
+void clb_format_spread(size_t n, double cv, char *buf, size_t len, bool *noisy, bool *few)
+{
+    if (n < CLB_SPREAD_MIN_CALLS) {
+        snprintf(buf, len, "—");
+        *few = true;
+        return;
+    }
+    snprintf(buf, len, "±%.1f%%%s", cv * 100.0, cv > CLB_NOISY_CV ? " !" : "");
+    if (cv > CLB_NOISY_CV)
+        *noisy = true;
+}
+
+void clb_spread_notes(FILE *out, bool noisy, bool few)
+{
+    if (noisy)
+        fprintf(out, "! spread (coefficient of variation of the timed calls) above %.0f%%: "
+                     "the machine was busy or the clock ramped; rerun with --min-time\n",
+                CLB_NOISY_CV * 100.0);
+    if (few)
+        fprintf(out, "SPREAD —: fewer than %d timed calls, too few for a spread; --runs %d or "
+                     "more gives one\n",
+                CLB_SPREAD_MIN_CALLS, CLB_SPREAD_MIN_CALLS);
+}

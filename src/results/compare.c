@@ -25,6 +25,52 @@ bool clb_compare_regressed(const char *metric, double ratio, double threshold)
     return clb_metric_lower_is_better(metric) ? ratio > 1.0 + threshold : ratio < 1.0 - threshold;
 }
 
+bool clb_compare_row_regressed(const struct clb_comparison *c, const struct clb_compare_row *row,
+                               size_t i)
+{
+    return i > 0 && row->noise[i] != CLB_NOISE_WITHIN &&
+           clb_compare_regressed(row->row[0]->metric, row->ratio[i], c->threshold);
+}
+
+const char *clb_compare_stat(const struct clb_result_row *r)
+{
+    json_t *v = json_object_get(r->config, "stat");
+    return json_is_string(v) ? json_string_value(v) : "median";
+}
+
+struct clb_figure_spread clb_compare_spread(const struct clb_result_row *r)
+{
+    struct clb_figure_spread s = { 0 };
+    /* The call the headline is: every figure is work per call time, or a time (latency). */
+    const double head_s = !strcmp(clb_compare_stat(r), "best") ? r->fastest_s : r->call_median_s;
+
+    if (!r->has_value || r->n_calls < CLB_COMPARE_MIN_CALLS || !(head_s > 0) ||
+        !(r->fastest_s > 0))
+        return s;
+    s.known = true;
+    if (clb_metric_lower_is_better(r->metric)) {
+        s.lo = r->value * r->fastest_s / head_s;
+        s.hi = r->value * r->slowest_s / head_s;
+    } else {
+        s.lo = r->value * head_s / r->slowest_s;
+        s.hi = r->value * head_s / r->fastest_s;
+    }
+    return s;
+}
+
+enum clb_noise clb_compare_noise(struct clb_figure_spread a, struct clb_figure_spread b)
+{
+    if (!a.known || !b.known)
+        return CLB_NOISE_UNKNOWN;
+    /* Apart only when every call of one file beat every call of the other. */
+    return a.lo <= b.hi && b.lo <= a.hi ? CLB_NOISE_WITHIN : CLB_NOISE_BEYOND;
+}
+
+const char *clb_noise_name(enum clb_noise n)
+{
+    return n == CLB_NOISE_WITHIN ? "within" : n == CLB_NOISE_BEYOND ? "beyond" : "unknown";
+}
+
 static const char *hostname(const struct clb_result_file *f)
 {
     json_t *v = json_object_get(f->host, "hostname");
@@ -90,10 +136,16 @@ size_t clb_config_diff(json_t *a, json_t *b, struct clb_config_diff *out, size_t
     return n;
 }
 
-void clb_config_value_str(json_t *v, char *buf, size_t len)
+const char *clb_config_absent(const char *key)
+{
+    /* Writers leave "stat" out for the median, so older files and median rows pair. */
+    return key && !strcmp(key, "stat") ? "median" : NULL;
+}
+
+void clb_config_value_str(const char *key, json_t *v, char *buf, size_t len)
 {
     if (!v)
-        snprintf(buf, len, "none");
+        snprintf(buf, len, "%s", clb_config_absent(key) ? clb_config_absent(key) : "none");
     else if (json_is_string(v))
         snprintf(buf, len, "%s", json_string_value(v));
     else if (json_is_integer(v))
@@ -305,8 +357,8 @@ static void no_rows_error(const struct clb_comparison *c, struct clb_error *e)
     }
     const struct clb_compare_unpaired *u = &c->unpaired[0];
     const struct clb_config_diff *d = &u->diff[0];
-    clb_config_value_str(d->first, a, sizeof(a));
-    clb_config_value_str(d->other, b, sizeof(b));
+    clb_config_value_str(d->key, d->first, a, sizeof(a));
+    clb_config_value_str(d->key, d->other, b, sizeof(b));
     clb_error_set(e, "no results in common between the files: %zu match%s but %s measured "
                      "differently (e.g. %s %s %s: %s %s vs %s)", c->n_unpaired,
                   c->n_unpaired == 1 ? "es" : "", c->n_unpaired == 1 ? "was" : "were",
@@ -351,14 +403,17 @@ static void pair_ratio(struct clb_comparison *c, struct clb_compare_row *out, si
 {
     if (r0->has_value && ri->has_value && r0->value > 0) {
         out->ratio[i] = ri->value / r0->value;
+        out->noise[i] = clb_compare_noise(clb_compare_spread(r0), clb_compare_spread(ri));
         /* One ratio per peak precision: the device's peak, not every width. */
         if (r0->headline && ri->headline) {
             struct clb_compare_group *g = group_for(c, i, r0, ri);
             g->geomean += log(out->ratio[i]); /* a log sum until the end */
             g->n++;
         }
-        if (clb_compare_regressed(r0->metric, out->ratio[i], c->threshold))
+        if (clb_compare_row_regressed(c, out, i))
             c->n_regressions++;
+        else if (clb_compare_regressed(r0->metric, out->ratio[i], c->threshold))
+            c->n_noisy++;
     } else if (c->threshold > 0 && r0->has_value && !ri->has_value) {
         /* Measured before, failed or missing now: the worst regression there is. */
         c->n_regressions++;

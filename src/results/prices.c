@@ -162,25 +162,79 @@ int clb_price_find(const struct clb_prices *l, const char *name, const char *id,
     return 0;
 }
 
-int clb_prices_check(const struct clb_prices *l, const char *const *names, const char *const *ids,
-                     size_t n, const char *where, struct clb_error *e)
+const char *clb_price_device_cpu(const char *id, const char *name, bool is_cpu,
+                                 const char *host_cpu)
+{
+    if (!host_cpu || !host_cpu[0] || !strcmp(host_cpu, "unknown CPU"))
+        return NULL;
+    if (id && !strcmp(id, "host"))
+        return host_cpu;
+    return is_cpu && name && clb_contains_nocase(name, host_cpu) ? host_cpu : NULL;
+}
+
+int clb_prices_check(const struct clb_prices *l, const struct clb_priced_device *d, size_t n,
+                     const char *where, struct clb_error *e)
 {
     const struct clb_price *p;
 
     for (size_t i = 0; i < l->n; i++) {
         bool named = l->v[i].catalogue;
-        for (size_t d = 0; d < n && !named; d++)
-            named = clb_price_matches(&l->v[i], names[d], ids[d]);
+        for (size_t k = 0; k < n && !named; k++)
+            named = clb_price_matches(&l->v[i], d[k].name, d[k].id);
         if (!named) {
             clb_error_set(e, "%s '%s': no device in %s is named like '%s'", l->v[i].source,
                           l->v[i].text, where, l->v[i].device);
             return -1;
         }
     }
-    for (size_t d = 0; d < n; d++)
-        if (clb_price_find(l, names[d], ids[d], &p, e))
+    for (size_t k = 0; k < n; k++)
+        if (clb_price_find(l, d[k].name, d[k].id, &p, e))
             return -1;
     return 0;
+}
+
+/* The price of d (held already: clb_prices_check), NULL when none. */
+static const struct clb_price *price_of(const struct clb_prices *l,
+                                        const struct clb_priced_device *d)
+{
+    const struct clb_price *p;
+    struct clb_error e;
+
+    return clb_price_find(l, d->name, d->id, &p, &e) ? NULL : p;
+}
+
+size_t clb_prices_matched(const struct clb_prices *l, const struct clb_priced_device *d, size_t n,
+                          char lines[][CLB_PRICES_LINE], size_t cap)
+{
+    size_t out = 0;
+
+    for (size_t i = 0; i < l->n && out < cap; i++) {
+        size_t used = 0, matched = 0;
+        char *s = lines[out];
+        for (size_t k = 0; k < n; k++) {
+            if (!clb_price_matches(&l->v[i], d[k].name, d[k].id))
+                continue;
+            if (!matched++)
+                used = (size_t)snprintf(s, CLB_PRICES_LINE, "note: %s '%s' prices",
+                                        l->v[i].source, l->v[i].text);
+            if (used < CLB_PRICES_LINE)
+                used += (size_t)snprintf(s + used, CLB_PRICES_LINE - used, "%s %s (%s)",
+                                         matched > 1 ? "," : "", d[k].name, d[k].id);
+        }
+        out += matched > 0;
+    }
+    /* One CPU under two names (the host's rows, an OpenCL CPU device): priced as one only. */
+    for (size_t k = 0; k < n && out < cap; k++) {
+        const struct clb_price *p = price_of(l, &d[k]);
+        for (size_t t = 0; p && d[k].cpu && t < n && out < cap; t++)
+            if (t != k && d[t].cpu && !strcmp(d[k].cpu, d[t].cpu) && !price_of(l, &d[t]))
+                snprintf(lines[out++], CLB_PRICES_LINE,
+                         "warning: %s (%s) and %s (%s) are the same CPU, %s, but only the "
+                         "first has a price (%s '%s'): give %s one too to cost it",
+                         d[k].name, d[k].id, d[t].name, d[t].id, d[k].cpu, p->source, p->text,
+                         d[t].id);
+    }
+    return out;
 }
 
 double clb_cost_usd(double usd_per_hour, double seconds)

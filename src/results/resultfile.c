@@ -71,6 +71,7 @@ static int read_calls(json_t *o, size_t i, struct clb_result_row *r, struct clb_
 
     r->n_calls = 0;
     r->calls_s = r->fastest_s = r->call_median_s = r->slowest_s = 0;
+    r->times_s = NULL;
     if (!times || json_is_null(times) || (json_is_array(times) && n == 0))
         return 0;
     if (!json_is_array(times)) {
@@ -95,7 +96,7 @@ static int read_calls(json_t *o, size_t i, struct clb_result_row *r, struct clb_
     r->fastest_s = sorted[0];
     r->slowest_s = sorted[n - 1];
     r->call_median_s = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-    free(sorted);
+    r->times_s = sorted;
     return 0;
 }
 
@@ -261,13 +262,15 @@ static void read_stream_case(struct clb_result_row *r)
         }
 }
 
-/* The typed fields behind a row's label: kernel, array_bytes, work_per_call. */
+/* The typed fields behind a row's label: kernel, array_bytes, llc_bytes, work_per_call. */
 static int read_work(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
 {
     bool present;
 
     r->kernel = opt_string(o, "kernel");
     if (read_count(o, "array_bytes", i, &r->array_bytes, e) ||
+        (!json_is_null(json_object_get(o, "llc_bytes")) &&
+         read_count(o, "llc_bytes", i, &r->llc_bytes, e)) ||
         read_figure(o, "work_per_call", i, &r->work_per_call, &present, e))
         return -1;
     read_stream_case(r);
@@ -315,6 +318,7 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
         return -1;
     }
     r->baseline = json_is_true(b);
+    r->baseline_handicap = opt_string(o, "baseline_handicap");
     json_t *h = json_object_get(o, "headline");
     if (h && !json_is_boolean(h)) {
         clb_error_set(e, "results[%zu].headline is not true/false", i);
@@ -582,6 +586,8 @@ void clb_result_file_destroy(struct clb_result_file *f)
 {
     if (!f)
         return;
+    for (size_t i = 0; f->rows && i < f->n_rows; i++)
+        free(f->rows[i].times_s);
     free(f->rows);
     free(f->device_list);
     json_decref(f->derived);

@@ -2,51 +2,163 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clbench/util/units.h"
 
-bool clb_sweep_cache_edge(const double *work, const double *value, size_t n, size_t *big,
-                          size_t *cached, size_t *after)
+static int cmp_double(const void *a, const void *b)
 {
-    size_t b = 0, c = SIZE_MAX, a = SIZE_MAX;
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
 
-    if (n == 0)
+/* The p-quantile of n > 0 sorted values, linear between neighbours (numpy's default). */
+static double quantile(const double *sorted, size_t n, double p)
+{
+    const double pos = p * (double)(n - 1);
+    const size_t i = (size_t)pos;
+
+    return i + 1 < n ? sorted[i] + (pos - (double)i) * (sorted[i + 1] - sorted[i]) : sorted[i];
+}
+
+bool clb_sweep_spread(const double *times_s, size_t n, double work, double *lo, double *hi)
+{
+    double *s;
+
+    *lo = *hi = 0;
+    if (n < 2 || !(work > 0) || !(s = malloc(n * sizeof(*s))))
         return false;
-    for (size_t j = 1; j < n; j++)
-        if (work[j] > work[b])
-            b = j;
-    for (size_t j = 0; j < n; j++)
-        if (value[j] >= 1.5 * value[b] && (c == SIZE_MAX || work[j] > work[c]))
-            c = j;
-    for (size_t j = 0; c != SIZE_MAX && j < n; j++)
-        if (work[j] > work[c] && (a == SIZE_MAX || work[j] < work[a]))
-            a = j;
-    *big = b;
-    if (c == SIZE_MAX || a == SIZE_MAX)
-        return false;
-    *cached = c;
-    *after = a;
+    memcpy(s, times_s, n * sizeof(*s));
+    qsort(s, n, sizeof(*s), cmp_double);
+    const double q1 = quantile(s, n, 0.25), q3 = quantile(s, n, 0.75);
+    free(s);
+    if (!(q1 > 0))
+        return false; /* a call of no time has no GB/s */
+    *lo = work / q3 * 1e-9;
+    *hi = work / q1 * 1e-9;
     return true;
 }
 
-void clb_sweep_finding_text(char *buf, size_t len, const char *metric, const double *work,
-                            const double *value, bool found, size_t big, size_t cached,
-                            size_t after)
+/* The same rule as the rows' cache_resident (limits/limits.c): all three arrays fit. */
+static bool inside(const struct clb_sweep_size *s, uint64_t llc_bytes)
 {
-    char a[32], b[32], va[48], vb[48];
+    return 3 * s->array_bytes <= llc_bytes;
+}
 
-    if (!found) {
-        clb_format_bytes((uint64_t)(work[big] / 3), b, sizeof(b));
-        clb_format_metric(metric, value[big], vb, sizeof(vb));
-        snprintf(buf, len, "no size ran 1.5x faster than %s arrays (%s)", b, vb);
-        return;
+/* "1 MiB arrays", "48.06 GB/s", "47.5-49 GB/s": one size's words. */
+struct words {
+    char bytes[24], value[32], range[40];
+};
+
+static void words_of(const struct clb_sweep_size *s, struct words *w)
+{
+    clb_format_bytes(s->array_bytes, w->bytes, sizeof(w->bytes));
+    clb_format_metric("gbps", s->value, w->value, sizeof(w->value));
+    snprintf(w->range, sizeof(w->range), "%.4g-%.4g GB/s", s->lo, s->hi);
+}
+
+static void finding_text(const struct clb_sweep_size *size, uint64_t llc_bytes,
+                         struct clb_sweep_finding *f)
+{
+    struct words c, p;
+    char llc[24];
+
+    clb_format_bytes(llc_bytes, llc, sizeof(llc));
+    words_of(&size[f->cached], &c);
+    words_of(&size[f->past], &p);
+    switch (f->verdict) {
+    case CLB_SWEEP_NONE:
+        f->text[0] = '\0';
+        break;
+    case CLB_SWEEP_EDGE:
+        snprintf(f->text, sizeof(f->text), "caches help up to %s arrays (%s; middle half of "
+                 "calls %s) and stop by %s, past the %s LLC (%s; %s)", c.bytes, c.value,
+                 c.range, p.bytes, llc, p.value, p.range);
+        break;
+    case CLB_SWEEP_NOISE:
+        snprintf(f->text, sizeof(f->text), "within noise: %s arrays, the fastest inside the %s "
+                 "LLC (%s; middle half of calls %s), overlap %s past it (%s; %s)", c.bytes, llc,
+                 c.value, c.range, p.bytes, p.value, p.range);
+        break;
+    case CLB_SWEEP_NO_GAIN:
+        snprintf(f->text, sizeof(f->text), "caches did not help: %s arrays, the fastest inside "
+                 "the %s LLC (%s; middle half of calls %s), ran slower than %s past it (%s; %s)",
+                 c.bytes, llc, c.value, c.range, p.bytes, p.value, p.range);
+        break;
+    case CLB_SWEEP_NO_LLC:
+        snprintf(f->text, sizeof(f->text), "not judged: the last-level cache's size is not "
+                 "known, so no size is known to be past the caches");
+        break;
+    case CLB_SWEEP_NONE_PAST:
+        snprintf(f->text, sizeof(f->text), "not judged: every size's three arrays fit the %s "
+                 "LLC, so none is past the caches", llc);
+        break;
+    case CLB_SWEEP_NONE_INSIDE:
+        snprintf(f->text, sizeof(f->text), "not judged: no size's three arrays fit the %s "
+                 "LLC, so none ran from the caches", llc);
+        break;
+    case CLB_SWEEP_NO_CALLS:
+        snprintf(f->text, sizeof(f->text), "not judged: %s arrays have fewer than 2 timed "
+                 "calls, no spread to weigh", p.bytes);
+        break;
     }
-    clb_format_bytes((uint64_t)(work[cached] / 3), a, sizeof(a));
-    clb_format_metric(metric, value[cached], va, sizeof(va));
-    clb_format_bytes((uint64_t)(work[after] / 3), b, sizeof(b));
-    clb_format_metric(metric, value[after], vb, sizeof(vb));
-    snprintf(buf, len, "caches help up to %s arrays (%s) and stop by %s (%s)", a, va, b, vb);
+}
+
+/*
+ * Which verdict, and of which sizes: past, the smallest size past the LLC; of the sizes
+ * inside it, cached, the largest whose middle half lies wholly above past's, else the
+ * fastest by headline (the one a reader of the table would take for the caches' help).
+ */
+static enum clb_sweep_verdict judge(const struct clb_sweep_size *size, size_t n,
+                                    uint64_t llc_bytes, size_t *past, size_t *cached)
+{
+    size_t apart = SIZE_MAX, fastest = SIZE_MAX, n_inside = 0;
+    double top = 0; /* the highest hi inside */
+
+    if (!llc_bytes)
+        return CLB_SWEEP_NO_LLC;
+    *past = SIZE_MAX;
+    for (size_t j = 0; j < n; j++)
+        if (inside(&size[j], llc_bytes))
+            n_inside++;
+        else if (*past == SIZE_MAX || size[j].array_bytes < size[*past].array_bytes)
+            *past = j;
+    if (*past == SIZE_MAX) {
+        *past = 0;
+        return CLB_SWEEP_NONE_PAST;
+    }
+    if (!n_inside)
+        return CLB_SWEEP_NONE_INSIDE;
+    const struct clb_sweep_size *p = &size[*past];
+    if (!(p->hi > 0))
+        return CLB_SWEEP_NO_CALLS;
+    for (size_t j = 0; j < n; j++) {
+        const struct clb_sweep_size *s = &size[j];
+        if (!inside(s, llc_bytes))
+            continue;
+        if (!(s->hi > 0)) {
+            *past = j; /* the size the text names */
+            return CLB_SWEEP_NO_CALLS;
+        }
+        if (s->lo > p->hi && (apart == SIZE_MAX || s->array_bytes > size[apart].array_bytes))
+            apart = j;
+        if (fastest == SIZE_MAX || s->value > size[fastest].value)
+            fastest = j;
+        top = s->hi > top ? s->hi : top;
+    }
+    *cached = apart != SIZE_MAX ? apart : fastest;
+    return apart != SIZE_MAX ? CLB_SWEEP_EDGE : top < p->lo ? CLB_SWEEP_NO_GAIN : CLB_SWEEP_NOISE;
+}
+
+void clb_sweep_judge(const struct clb_sweep_size *size, size_t n, uint64_t llc_bytes,
+                     struct clb_sweep_finding *f)
+{
+    memset(f, 0, sizeof(*f));
+    if (!n)
+        return;
+    f->verdict = judge(size, n, llc_bytes, &f->past, &f->cached);
+    finding_text(size, llc_bytes, f);
 }
 
 bool clb_sweep_row(const struct clb_result_row *r)
@@ -70,6 +182,8 @@ bool clb_sweep_triad(const struct clb_result_row *r)
 void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *dev,
                   struct clb_sweep *s)
 {
+    uint64_t llc_bytes = 0;
+
     memset(s, 0, sizeof(*s));
     for (size_t i = 0; i < f->n_rows; i++) {
         const struct clb_result_row *r = &f->rows[i];
@@ -79,18 +193,16 @@ void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *
         if (s->n_triad == CLB_SWEEP_MAX_TRIADS)
             break; /* the rows it holds are the sweep it states; so are their sizes */
         bool seen = false;
-        const double w = bytes_per_call(r);
         for (size_t j = 0; j < s->n_triad && !seen; j++)
-            seen = s->work[j] == w;
+            seen = s->size[j].array_bytes == r->array_bytes;
         s->n_sizes += !seen;
-        s->triad[s->n_triad] = r;
-        s->value[s->n_triad] = r->value;
-        s->work[s->n_triad++] = w;
+        if (!s->n_triad)
+            llc_bytes = r->llc_bytes;
+        struct clb_sweep_size *z = &s->size[s->n_triad];
+        z->array_bytes = r->array_bytes;
+        z->value = r->value;
+        clb_sweep_spread(r->times_s, r->n_calls, bytes_per_call(r), &z->lo, &z->hi);
+        s->triad[s->n_triad++] = r;
     }
-    if (!s->n_triad)
-        return;
-    s->found = clb_sweep_cache_edge(s->work, s->value, s->n_triad, &s->big, &s->cached,
-                                    &s->after);
-    clb_sweep_finding_text(s->finding, sizeof(s->finding), s->triad[s->big]->metric, s->work,
-                           s->value, s->found, s->big, s->cached, s->after);
+    clb_sweep_judge(s->size, s->n_triad, llc_bytes, &s->finding);
 }

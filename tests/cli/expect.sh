@@ -6,6 +6,7 @@
 #                     every one must match
 #   --no-out RE       stdout must not match RE; repeatable
 #   --err RE          stderr must match RE; repeatable
+#   --no-err RE       stderr must not match RE; repeatable
 #   --err-once RE     exactly one line of stderr matches RE; repeatable
 #   --one-line-error  stderr is exactly one line starting with "clbench"
 #   --no-stdout       stdout must be empty (nothing that looks like a result)
@@ -23,6 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/out_res"
 : >"$tmp/err_res"
 : >"$tmp/no_out_res"
+: >"$tmp/no_err_res"
 : >"$tmp/err_once_res"
 : >"$tmp/jq_res"
 rc_want=0 one_line=0 no_stdout=0 no_stderr=0 json=0 no_platform=0 needs=
@@ -33,6 +35,7 @@ while [ $# -gt 0 ]; do
         --out) printf '%s\n' "$2" >>"$tmp/out_res"; shift 2 ;;
         --no-out) printf '%s\n' "$2" >>"$tmp/no_out_res"; shift 2 ;;
         --err) printf '%s\n' "$2" >>"$tmp/err_res"; shift 2 ;;
+        --no-err) printf '%s\n' "$2" >>"$tmp/no_err_res"; shift 2 ;;
         --err-once) printf '%s\n' "$2" >>"$tmp/err_once_res"; shift 2 ;;
         --one-line-error) one_line=1; shift ;;
         --no-stdout) no_stdout=1; shift ;;
@@ -78,6 +81,9 @@ done <"$tmp/no_out_res"
 while IFS= read -r re; do
     grep -q -E -- "$re" "$tmp/err" || fail "stderr lacks /$re/"
 done <"$tmp/err_res"
+while IFS= read -r re; do
+    if grep -q -E -- "$re" "$tmp/err"; then fail "stderr matches /$re/"; fi
+done <"$tmp/no_err_res"
 while IFS= read -r re; do
     [ "$(grep -c -E -- "$re" "$tmp/err")" -eq 1 ] || fail "stderr has not exactly one line matching /$re/"
 done <"$tmp/err_once_res"

@@ -308,6 +308,138 @@ static void failed_rows(void **state)
     clb_result_file_destroy(b);
 }
 
+/*
+ * Ratios and their noise: each side a figure, its statistic and its timed
+ * calls; the spreads overlap (within noise, never a regression) or not.
+ */
+struct noise_case {
+    const char *name, *metric, *stat; /* stat: both rows' config "stat" ("" for the median) */
+    double a, a_calls[3];
+    size_t a_n;
+    double b, b_calls[3];
+    size_t b_n;
+    enum clb_noise want;
+    bool regressed; /* at a 5% threshold */
+};
+
+static const struct noise_case noise_cases[] = {
+    /* The audit's peak: median 0.71x, yet b's fastest call beats a's (1.02x). */
+    { "noisy peak 0.71x", "gflops", "", 99.0099, { 0.0500, 0.0505, 0.0520 }, 3,
+      70.3235, { 0.0711, 0.0490, 0.0800 }, 3, CLB_NOISE_WITHIN, false },
+    { "tight 2x slower", "gflops", "", 100, { 0.0100, 0.0101, 0.0102 }, 3,
+      50, { 0.0200, 0.0201, 0.0202 }, 3, CLB_NOISE_BEYOND, true },
+    { "tight 2x faster", "gflops", "", 100, { 0.0100, 0.0101, 0.0102 }, 3,
+      200, { 0.0050, 0.00505, 0.0051 }, 3, CLB_NOISE_BEYOND, false },
+    { "no per-call times", "gflops", "", 100, { 0 }, 0, 90, { 0 }, 0, CLB_NOISE_UNKNOWN, true },
+    { "two calls: too few", "gflops", "", 100, { 0.010, 0.011 }, 2,
+      90, { 0.011, 0.012 }, 2, CLB_NOISE_UNKNOWN, true },
+    /* Latency: lower is better, a call's figure grows with its time. a: [10, 20] us. */
+    { "latency 1.5x overlapping", "us", "", 10, { 1.0, 1.0, 2.0 }, 3,
+      15, { 1.0, 1.5, 1.6 }, 3, CLB_NOISE_WITHIN, false },
+    { "latency tight 2x", "us", "", 10, { 1.0, 1.0, 1.01 }, 3,
+      20, { 2.0, 2.0, 2.02 }, 3, CLB_NOISE_BEYOND, true },
+    /* --stat best: the headline is the fastest call, so a spans [47.6, 100], not [95, 200]. */
+    { "stat best 1.5x", "gflops", "best", 100, { 0.010, 0.020, 0.021 }, 3,
+      150, { 0.0066, 0.0067, 0.0067 }, 3, CLB_NOISE_BEYOND, false },
+};
+
+static const char *noise_row(const struct noise_case *t, double value, const double *calls,
+                             size_t n, char *buf, size_t len)
+{
+    char extra[256];
+    size_t used = (size_t)snprintf(extra, sizeof(extra), "'config': {%s%s%s}, 'times_s': [",
+                                   t->stat[0] ? "'stat': '" : "", t->stat,
+                                   t->stat[0] ? "'" : "");
+    for (size_t k = 0; k < n; k++)
+        used += (size_t)snprintf(extra + used, sizeof(extra) - used, "%s%g", k ? ", " : "",
+                                 calls[k]);
+    snprintf(extra + used, sizeof(extra) - used, "],");
+    return micro_row(!strcmp(t->metric, "us") ? "latency" : "peak", "fp32", t->metric, extra,
+                     value, buf, len);
+}
+
+static void noise_verdicts(void **state)
+{
+    char ra[512], rb[512];
+    struct clb_comparison c;
+    struct clb_error e;
+
+    (void)state;
+    for (size_t k = 0; k < sizeof(noise_cases) / sizeof(noise_cases[0]); k++) {
+        const struct noise_case *t = &noise_cases[k];
+        struct clb_result_file *files[2] = {
+            doc("a.json", "", noise_row(t, t->a, t->a_calls, t->a_n, ra, sizeof(ra))),
+            doc("b.json", "", noise_row(t, t->b, t->b_calls, t->b_n, rb, sizeof(rb))),
+        };
+        assert_int_equal(clb_compare(files, 2, NULL, 0.05, &c, &e), 0);
+        assert_int_equal(c.n_rows, 1);
+        if (fabs(c.rows[0].ratio[1] - t->b / t->a) > 1e-12 || c.rows[0].noise[1] != t->want ||
+            clb_compare_row_regressed(&c, &c.rows[0], 1) != t->regressed ||
+            c.n_regressions != (t->regressed ? 1u : 0u))
+            fail_msg("%s: ratio %g, noise %s (want %s), regressed %d (want %d), %zu counted",
+                     t->name, c.rows[0].ratio[1], clb_noise_name(c.rows[0].noise[1]),
+                     clb_noise_name(t->want), clb_compare_row_regressed(&c, &c.rows[0], 1),
+                     t->regressed, c.n_regressions);
+        /* Beyond the threshold only within noise: counted apart. */
+        assert_int_equal(c.n_noisy,
+                         !t->regressed && clb_compare_regressed(t->metric, t->b / t->a, 0.05));
+        assert_string_equal(clb_compare_stat(c.rows[0].row[0]), t->stat[0] ? t->stat : "median");
+        clb_comparison_finish(&c);
+        clb_result_file_destroy(files[0]);
+        clb_result_file_destroy(files[1]);
+    }
+}
+
+/* A row's spread: the figure its slowest and fastest calls give, by its statistic's call. */
+static void spread_of_calls(void **state)
+{
+    char r[512];
+    struct clb_figure_spread s;
+
+    (void)state;
+    struct clb_result_file *f = doc("a.json", "", noise_row(&noise_cases[1], 100,
+                                                          noise_cases[1].a_calls, 3, r, 512));
+    s = clb_compare_spread(&f->rows[0]); /* median call 0.0101 s gives 100 */
+    assert_true(s.known);
+    assert_true(fabs(s.lo - 100 * 0.0101 / 0.0102) < 1e-9 && fabs(s.hi - 100 * 0.0101 / 0.0100) < 1e-9);
+    clb_result_file_destroy(f);
+    f = doc("a.json", "", noise_row(&noise_cases[7], 100, noise_cases[7].a_calls, 3, r, 512));
+    s = clb_compare_spread(&f->rows[0]); /* best: the fastest call, 0.010 s, gives 100 */
+    assert_true(fabs(s.lo - 100 * 0.010 / 0.021) < 1e-9 && fabs(s.hi - 100) < 1e-9);
+    clb_result_file_destroy(f);
+    f = doc("a.json", "", noise_row(&noise_cases[5], 10, noise_cases[5].a_calls, 3, r, 512));
+    s = clb_compare_spread(&f->rows[0]); /* latency: the slowest call is the highest figure */
+    assert_true(fabs(s.lo - 10) < 1e-9 && fabs(s.hi - 20) < 1e-9);
+    clb_result_file_destroy(f);
+    f = doc("a.json", "", noise_row(&noise_cases[3], 100, NULL, 0, r, 512));
+    assert_false(clb_compare_spread(&f->rows[0]).known);
+    clb_result_file_destroy(f);
+}
+
+/* A config without "stat" was measured by the median: named so, never "none". */
+static void stat_named(void **state)
+{
+    char ra[512], rb[512], a_text[64], b_text[64];
+    struct clb_comparison c;
+    struct clb_error e;
+    struct noise_case median = noise_cases[1], best = noise_cases[1];
+
+    (void)state;
+    best.stat = "best";
+    struct clb_result_file *files[2] = {
+        doc("a.json", "", noise_row(&median, 100, median.a_calls, 3, ra, sizeof(ra))),
+        doc("b.json", "", noise_row(&best, 100, best.a_calls, 3, rb, sizeof(rb))),
+    };
+    assert_int_equal(clb_compare(files, 2, NULL, 0, &c, &e), -1); /* nothing in common */
+    assert_non_null(strstr(e.msg, "stat median vs best"));
+    clb_config_value_str("stat", NULL, a_text, sizeof(a_text));
+    assert_string_equal(a_text, "median");
+    clb_config_value_str("threads", NULL, b_text, sizeof(b_text));
+    assert_string_equal(b_text, "none");
+    clb_result_file_destroy(files[0]);
+    clb_result_file_destroy(files[1]);
+}
+
 /* GEMM, peak and bandwidth of one backend on one device: a geomean each; peak at its best width. */
 static void grouping(void **state)
 {
@@ -646,6 +778,9 @@ int main(void)
         cmocka_unit_test(config_written_matches_derived),
         cmocka_unit_test(config_pairing),
         cmocka_unit_test(failed_rows),
+        cmocka_unit_test(noise_verdicts),
+        cmocka_unit_test(spread_of_calls),
+        cmocka_unit_test(stat_named),
         cmocka_unit_test(grouping),
         cmocka_unit_test(ignored_differences),
         cmocka_unit_test(fleet_pairs_by_place),

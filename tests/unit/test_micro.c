@@ -338,38 +338,150 @@ static void peak_chain_rule(void **state)
     }
 }
 
-/* The launch sizing rule, value by value. */
+#define BIG (UINT64_C(1) << 40)
+
+/* The launch sizing rule, value by value: two calls' seconds at one size, the next size. */
+static const struct {
+    double s[2];
+    uint64_t global, local;
+    double target;
+    uint64_t max, want;
+} sizing_cases[] = {
+    /* 1 ms for 2^20 work-items, 20 ms wanted: x 20 x 1.25. */
+    { { 0.001, 0.001 }, 1 << 20, 256, 0.02, BIG, 26214400 },
+    /* Rounded up to whole groups of local: 33792 x 2.5 = 84480 = 330 groups of 256
+     * exactly; x 5 = 168960 = 660 groups; 1000 x 25 = 25000 -> 25088 (98 of 256), 25024
+     * (391 of 64); 960 x 2.5 = 2400 = 50 groups of 48. */
+    { { 0.01, 0.01 }, 33792, 256, 0.02, BIG, 84480 },
+    { { 0.0625, 0.0625 }, 33792, 256, 0.25, BIG, 168960 },
+    { { 0.001, 0.001 }, 1000, 256, 0.02, BIG, 25088 },
+    { { 0.001, 0.001 }, 1000, 64, 0.02, BIG, 25024 },
+    { { 0.01, 0.01 }, 960, 48, 0.02, BIG, 2400 },
+    /* The faster of the two decides: one call slowed past the target by another process
+     * does not end the growth (the audit's pocl fp32 x16, stopped at 2816 work-items on one
+     * core); x 0.02 / 0.004 x 1.25 = x 6.25. */
+    { { 0.03, 0.001 }, 1 << 20, 256, 0.02, BIG, 26214400 },
+    { { 0.001, 0.03 }, 1 << 20, 256, 0.02, BIG, 26214400 },
+    { { 0.021, 0.004 }, 8192, 256, 0.02, BIG, 51200 },
+    /* Long enough already, both calls: unchanged, even one not of whole groups. */
+    { { 0.02, 0.02 }, 1 << 20, 256, 0.02, BIG, 1 << 20 },
+    { { 0.03, 0.025 }, 1 << 20, 256, 0.02, BIG, 1 << 20 },
+    { { 0.5, 0.5 }, 1000, 256, 0.02, BIG, 1000 },
+    /* A first call lost in timer noise grows at most x 1024 in one step. */
+    { { 1e-7, 1e-7 }, 33792, 256, 0.02, BIG, 33792 * 1024 },
+    { { 0, 0 }, 33792, 256, 0.02, BIG, 33792 * 1024 },
+    /* Held to the device's room, itself rounded down to whole groups; there it stays. */
+    { { 0.001, 0.001 }, 1 << 20, 256, 0.02, 5000000, 4999936 },
+    { { 0.001, 0.001 }, 4999936, 256, 0.02, 5000000, 4999936 },
+};
+
 static void peak_launch_sizing(void **state)
 {
-    const uint64_t big = UINT64_C(1) << 40;
-
     (void)state;
-    /* 1 ms for 2^20 work-items, 20 ms wanted: x 20 x 1.25. */
-    assert_int_equal(clb_peak_next_global(0.001, 1 << 20, 0.02, big), 26214400);
-    /* Rounded up to whole groups of 256: 33792 x 2.5 = 84480 = 330 groups exactly;
-     * x 5 = 168960 = 660 groups; 1000 x 25 = 25000 -> 25088. */
-    assert_int_equal(clb_peak_next_global(0.01, 33792, 0.02, big), 84480);
-    assert_int_equal(clb_peak_next_global(0.0625, 33792, 0.25, big), 168960);
-    assert_int_equal(clb_peak_next_global(0.001, 1000, 0.02, big), 25088);
-    /* Long enough already: unchanged, even one not of whole groups. */
-    assert_int_equal(clb_peak_next_global(0.02, 1 << 20, 0.02, big), 1 << 20);
-    assert_int_equal(clb_peak_next_global(0.5, 1000, 0.02, big), 1000);
-    /* A first call lost in timer noise grows at most x 1024 in one step. */
-    assert_int_equal(clb_peak_next_global(1e-7, 33792, 0.02, big), 33792 * 1024);
-    assert_int_equal(clb_peak_next_global(0, 33792, 0.02, big), 33792 * 1024);
-    /* Held to the device's room, itself rounded down to whole groups; there it stays. */
-    assert_int_equal(clb_peak_next_global(0.001, 1 << 20, 0.02, 5000000), 4999936);
-    assert_int_equal(clb_peak_next_global(0.001, 4999936, 0.02, 5000000), 4999936);
-    /* The room: one output each within the largest allocation, 32-bit indices. */
-    assert_int_equal(clb_peak_max_global(UINT64_C(1) << 30, 4), UINT64_C(1) << 28);
-    assert_int_equal(clb_peak_max_global(UINT64_C(1) << 30, 8), UINT64_C(1) << 27);
-    assert_int_equal(clb_peak_max_global(4000003, 4), 999936);
-    assert_int_equal(clb_peak_max_global(UINT64_C(1) << 40, 4), UINT64_C(0xffffff00));
-    assert_int_equal(clb_peak_max_global(1000, 4), 0);
-    /* From an H200's first launch (132 CUs x 256, 1 ms: launch cost) to 20 ms. */
-    uint64_t g = 132 * 256;
-    g = clb_peak_next_global(0.001, g, 0.02, clb_peak_max_global(UINT64_C(1) << 36, 4));
-    assert_int_equal(g, 844800);
+    for (size_t i = 0; i < sizeof(sizing_cases) / sizeof(sizing_cases[0]); i++) {
+        const uint64_t got =
+            clb_peak_next_global(sizing_cases[i].s, sizing_cases[i].global,
+                                 sizing_cases[i].local, sizing_cases[i].target,
+                                 sizing_cases[i].max);
+        if (got != sizing_cases[i].want)
+            fail_msg("case %zu: %g s and %g s for %llu: next %llu, expected %llu", i,
+                     sizing_cases[i].s[0], sizing_cases[i].s[1],
+                     (unsigned long long)sizing_cases[i].global, (unsigned long long)got,
+                     (unsigned long long)sizing_cases[i].want);
+    }
+    /* From an H200's first launch (132 CUs x 4 groups of 256, 1 ms: launch cost) to 20 ms. */
+    const uint64_t max = clb_peak_max_global(UINT64_C(1) << 36, 4, 256);
+    const uint64_t g = clb_peak_first_global(132, 256, max);
+    assert_int_equal(g, 135168);
+    assert_int_equal(clb_peak_next_global((const double[2]){ 0.001, 0.001 }, g, 256, 0.02, max),
+                     3379200);
+}
+
+/* The work-group size from what the kernel and device report, case by case. */
+static const struct {
+    uint64_t multiple, kernel_max, device_max, want;
+} local_cases[] = {
+    { 8, 4096, 4096, 256 },  /* pocl on a CPU */
+    { 32, 1024, 1024, 256 }, /* NVIDIA */
+    { 64, 256, 1024, 256 },  /* AMD, a kernel's limit */
+    { 32, 192, 1024, 192 },  /* registers allow 192: 6 warps */
+    { 32, 200, 1024, 192 },  /* whole warps within it */
+    { 48, 1024, 1024, 240 }, /* no power of two */
+    { 16, 4096, 128, 128 },  /* the device's limit */
+    { 64, 32, 1024, 32 },    /* a multiple the kernel cannot hold gives way */
+    { 0, 0, 0, 256 },        /* nothing reported: no bound */
+    { 1, 1, 1, 1 },
+};
+
+static void peak_local_size(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(local_cases) / sizeof(local_cases[0]); i++) {
+        const uint64_t got = clb_peak_local_size(local_cases[i].multiple,
+                                                 local_cases[i].kernel_max,
+                                                 local_cases[i].device_max);
+        if (got != local_cases[i].want)
+            fail_msg("multiple %llu, kernel %llu, device %llu: %llu, expected %llu",
+                     (unsigned long long)local_cases[i].multiple,
+                     (unsigned long long)local_cases[i].kernel_max,
+                     (unsigned long long)local_cases[i].device_max, (unsigned long long)got,
+                     (unsigned long long)local_cases[i].want);
+    }
+}
+
+/* The first launch, the room, and whether a launch fills the device, case by case. */
+static const struct {
+    uint64_t units, local, max, first;
+} first_cases[] = {
+    { 2, 256, BIG, 2048 },      /* this kind of 2-core pocl: 4 groups a core */
+    { 8, 256, BIG, 8192 },
+    { 0, 256, BIG, 1024 },      /* no count reported: one unit */
+    { 132, 256, BIG, 135168 },  /* H200 */
+    { 8, 256, 4096, 4096 },     /* held to the room */
+};
+
+static const struct {
+    uint64_t global, local, units;
+    bool fills;
+} fill_cases[] = {
+    { 8192, 256, 8, true },
+    { 7936, 256, 8, false },  /* 31 groups for 8 units */
+    { 2816, 2816, 2, false }, /* the audit's: one group, one core */
+    { 1 << 20, 256, 132, true },
+    { 4096, 256, 0, false },  /* no count: unknown, not claimed */
+    { 4096, 0, 2, false },
+};
+
+static const struct {
+    uint64_t alloc;
+    size_t out_size;
+    uint64_t local, want;
+} room_cases[] = {
+    /* One output each within the largest allocation, 32-bit indices, whole groups. */
+    { UINT64_C(1) << 30, 4, 256, UINT64_C(1) << 28 },
+    { UINT64_C(1) << 30, 8, 256, UINT64_C(1) << 27 },
+    { 4000003, 4, 256, 999936 },
+    { UINT64_C(1) << 40, 4, 256, UINT64_C(0xffffff00) },
+    { UINT64_C(1) << 40, 4, 1, UINT64_C(0xffffffff) },
+    { UINT64_C(1) << 30, 4, 192, 268435392 },
+    { 1000, 4, 256, 0 },
+};
+
+static void peak_launch_shape(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(first_cases) / sizeof(first_cases[0]); i++)
+        if (clb_peak_first_global(first_cases[i].units, first_cases[i].local,
+                                  first_cases[i].max) != first_cases[i].first)
+            fail_msg("first launch, case %zu", i);
+    for (size_t i = 0; i < sizeof(fill_cases) / sizeof(fill_cases[0]); i++)
+        if (clb_peak_fills_device(fill_cases[i].global, fill_cases[i].local,
+                                  fill_cases[i].units) != fill_cases[i].fills)
+            fail_msg("fills device, case %zu", i);
+    for (size_t i = 0; i < sizeof(room_cases) / sizeof(room_cases[0]); i++)
+        assert_int_equal(clb_peak_max_global(room_cases[i].alloc, room_cases[i].out_size,
+                                             room_cases[i].local),
+                         room_cases[i].want);
 }
 
 static void peak_c_version(void **state)
@@ -864,6 +976,33 @@ static void stream_default_bytes(void **state)
     assert_int_equal(clb_stream_default_bytes(0, 0, false), 0);
 }
 
+/* Which clock a bandwidth headline is from: a GPU's own always, a CPU device's where it
+ * agrees with the host's within CLB_CLOCK_AGREE (pocl at 64 KiB: 154.6 against 7.42 GB/s). */
+static void bandwidth_clock_rule(void **state)
+{
+    static const struct {
+        bool cpu;
+        double device_gbps, host_gbps;
+        bool host;
+    } cases[] = {
+        { false, 154.6, 7.42, false }, /* a GPU: the host adds the bus's round trip */
+        { true, 154.6, 7.42, true },   /* pocl waking its threads */
+        { true, 40.0, 39.0, false },   /* agree: the device clock stands */
+        { true, 40.0, 40.0 / (1.0 + CLB_CLOCK_AGREE), false }, /* just within */
+        { true, 40.0, 40.0 / (1.0 + CLB_CLOCK_AGREE) * 0.999, true },
+        { true, 40.0, 0.0, false },    /* no host figure: nothing to hold it against */
+        { true, 30.0, 40.0, false },   /* the host's reads faster: never switch to it */
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        if (clb_bandwidth_host_clock(cases[i].cpu, cases[i].device_gbps, cases[i].host_gbps) !=
+            cases[i].host)
+            fail_msg("case %zu: cpu %d device %.4g host %.4g: expected the %s clock", i,
+                     cases[i].cpu, cases[i].device_gbps, cases[i].host_gbps,
+                     cases[i].host ? "host" : "device");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -875,6 +1014,8 @@ int main(void)
         cmocka_unit_test(peak_verify_chunk),
         cmocka_unit_test(peak_chain_rule),
         cmocka_unit_test(peak_launch_sizing),
+        cmocka_unit_test(peak_local_size),
+        cmocka_unit_test(peak_launch_shape),
         cmocka_unit_test(peak_c_version),
         cmocka_unit_test(stream_start_pattern),
         cmocka_unit_test(stream_one_round),
@@ -886,6 +1027,7 @@ int main(void)
         cmocka_unit_test(stream_dot_replay),
         cmocka_unit_test(row_summary),
         cmocka_unit_test(stream_default_bytes),
+        cmocka_unit_test(bandwidth_clock_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

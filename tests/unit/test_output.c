@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <regex.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -12,6 +13,7 @@
 
 #include "clbench/bench/micro.h"
 #include "clbench/cl/device.h"
+#include "clbench/output/gemm.h"
 #include "clbench/output/micro.h"
 #include "clbench/output/table.h"
 #include "clbench/util/units.h"
@@ -219,7 +221,8 @@ static void limits_marked(void **state)
         line_end_of(text, " in cache\n") != datasheet_end || strstr(text, " \n") ||
         strstr(text, "100.0% ^") || !strstr(text, "\n% DERIVED: of the fp32 peak derived for Part X") ||
         !strstr(text, "\n^ above its datasheet figure or derived peak: ") ||
-        !strstr(text, "\nin cache: arrays 3 x 64 KiB = 192 KiB <= LLC 1 MiB on host CPU, so no "))
+        !strstr(text, "\nin cache: arrays 3 x 64 KiB = 192 KiB <= LLC 1 MiB on host CPU: the cache, "
+                      "not memory, fed those figures, so no "))
         fail_msg("table:\n%s", text);
     free(text);
 
@@ -252,6 +255,171 @@ static void limits_marked(void **state)
     clb_micro_results_finish(&res);
 }
 
+/*
+ * The micro table says what its statistics are: a spread above 10 % is marked "!", fewer
+ * than 3 calls show "—", each with its note; every measured row names its clock (peak's is
+ * the host's); a cache-resident row says "in cache" with no datasheet figure to withhold;
+ * BabelStream's dot on the cpu path says it is kernel-bound. Rows as data: case, times,
+ * cache-resident, kernel and code path, then what its line must hold.
+ */
+static void micro_statistics_marked(void **state)
+{
+    static const struct {
+        const char *benchmark, *case_;
+        double times[4];
+        size_t n;
+        bool resident;
+        const char *kernel, *code_path, *line;
+    } rows[] = {
+        { "peak", "fp32 x8", { 1.0, 1.0, 1.0 }, 3, false, NULL, NULL,
+          "  host +3 +\u00b10\\.0%  OK$" },
+        { "peak", "fp32 x4", { 1.0, 1.5, 0.5 }, 3, false, NULL, NULL,
+          "  host +3 +\u00b150\\.0% !  OK$" },
+        { "peak", "fp32 x2", { 1.0, 2.0 }, 2, false, NULL, NULL, "  host +2 +\u2014  OK$" },
+        { "bandwidth", "fp32 triad", { 1.0, 1.0, 1.0 }, 3, true, "triad", "cpu",
+          "  host +3 +\u00b10\\.0%  OK, in cache$" },
+        { "bandwidth", "fp32 dot", { 1.0, 1.0, 1.0 }, 3, false, "dot", "cpu",
+          "  host +3 +\u00b10\\.0%  OK, kernel-bound$" },
+        { "bandwidth", "fp32 read", { 1.0, 1.0, 1.0 }, 3, false, "dot", "gpu",
+          "  host +3 +\u00b10\\.0%  OK$" },
+    };
+    static const char *const notes[] = {
+        "\n! spread (coefficient of variation of the timed calls) above 10%: ",
+        "\nSPREAD \u2014: fewer than 3 timed calls, too few for a spread",
+        "\nkernel-bound: BabelStream's dot on the cpu code path ",
+        "\nin cache: arrays 3 x 64 KiB = 192 KiB <= LLC 1 MiB on host CPU: the cache, not memory, "
+        "fed those figures\n",
+        "\nCLOCK: host = the host's monotonic clock around each call",
+    };
+    struct clb_micro_results res = { 0 };
+    char *text = NULL;
+    size_t len = 0;
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct clb_micro_row *r = clb_micro_add(&res, NULL, rows[i].benchmark,
+                                                rows[i].benchmark[0] == 'p' ? "gflops" : "gbps");
+        assert_non_null(r);
+        snprintf(r->case_, sizeof(r->case_), "%s", rows[i].case_);
+        r->precision = "fp32";
+        r->headline = true;
+        r->status = CLB_ROW_OK;
+        r->work = 1e9;
+        for (size_t c = 0; c < rows[i].n; c++)
+            assert_int_equal(clb_micro_push(r, rows[i].times[c]), 0);
+        r->kernel = rows[i].kernel;
+        r->code_path = rows[i].code_path;
+        r->cache_resident = rows[i].resident;
+        r->array_bytes = rows[i].resident ? 65536 : 0;
+        r->llc_bytes = 1 << 20;
+        clb_micro_row_summarize(r);
+    }
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    assert_int_equal(clb_micro_write_table(out, &res, true), 0);
+    fclose(out);
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        const char *at = strstr(text, rows[i].case_);
+        char line[512] = "";
+        regex_t re;
+        if (at)
+            snprintf(line, sizeof(line), "%.*s", (int)strcspn(at, "\n"), at);
+        assert_int_equal(regcomp(&re, rows[i].line, REG_EXTENDED | REG_NOSUB), 0);
+        const int miss = regexec(&re, line, 0, NULL, 0);
+        regfree(&re);
+        if (miss)
+            fail_msg("row %s does not match /%s/:\n%s", rows[i].case_, rows[i].line, text);
+    }
+    for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+        if (!strstr(text, notes[i]))
+            fail_msg("no note \"%s\":\n%s", notes[i], text);
+    free(text);
+    clb_micro_results_finish(&res);
+}
+
+/*
+ * The GEMM table says what its figures are held against: a figure above a device peak that
+ * filled the device blames the peak's run ("^" and its note), one above a peak measured on
+ * part of the device says so instead; a speedup against a handicapped baseline is marked "*"
+ * with the reason; CALLS is a column, and a row of 2 calls has no spread. Rows as data.
+ */
+static void gemm_marks(void **state)
+{
+    static const struct {
+        bool partial, handicap;
+        double gflops, peak;
+        size_t calls;
+        const char *line, *note;
+    } cases[] = {
+        { false, false, 120, 100, 3, " 120\\.0% \\^ .* +3 +\u00b10\\.0% +1\\.20x ",
+          "\n^ above the measured peak: the peak was under-measured" },
+        { true, false, 120, 100, 3, " 120\\.0% \\^ ",
+          "\n^ above a device peak measured on part of the device: its launch held fewer "
+          "than 4 work-groups a compute unit" },
+        { false, true, 90, 100, 2, " 90\\.0% .* +2 +\u2014 +0\\.90x \\* ",
+          "\n* against a handicapped CPU baseline: OpenBLAS runs core Prescott" },
+    };
+    static const struct clb_gemm_backend host = { .name = "hostblas" },
+                                          dev_be = { .name = "devblas", .on_device = true };
+    static const enum clb_precision precs[] = { CLB_FP32 };
+    struct clb_device dev = { .platform_index = 0, .device_index = 0 };
+    const struct clb_run_record rec = { .host = { .cpu = "Test CPU", .logical_cpus = 1 } };
+    const struct clb_run_meta meta = { .record = &rec };
+    const struct clb_gemm_options opt = { .precisions = precs, .n_precisions = 1, .runs = 3 };
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct clb_gemm_row rows[2] = { { 0 } };
+        struct clb_gemm_results res = { .rows = rows, .n_rows = 2, .baseline = &host };
+        double times[3] = { 1, 1, 1 };
+        const struct clb_gemm_report r = { .meta = &meta, .results = &res, .options = &opt };
+        char *text = NULL;
+        size_t len = 0;
+        for (size_t k = 0; k < 2; k++) {
+            struct clb_gemm_row *row = &rows[k];
+            row->device = k ? &dev : NULL;
+            row->backend = k ? &dev_be : &host;
+            snprintf(row->backend_name, sizeof(row->backend_name), "%s", row->backend->name);
+            row->precision = CLB_FP32;
+            row->shape = (struct clb_gemm_shape){ 64, 64, 64 };
+            row->status = CLB_ROW_OK;
+            row->verify.method = CLB_VERIFY_FULL;
+            row->first_call_s = 1;
+            row->times_s = times;
+            row->n_times = k ? cases[i].calls : 3;
+            clb_stats_compute(times, row->n_times, &row->time_s);
+            row->gflops = k ? cases[i].gflops : 100;
+            row->speedup = row->gflops / 100;
+            row->baseline_handicapped = cases[i].handicap;
+        }
+        rows[1].device_peak_gflops = cases[i].peak;
+        rows[1].device_peak_partial = cases[i].partial;
+        if (cases[i].handicap)
+            snprintf(res.baseline_handicap, sizeof(res.baseline_handicap),
+                     "OpenBLAS runs core Prescott (sse3 kernels) on this avx2+fma CPU");
+        FILE *out = open_memstream(&text, &len);
+        assert_non_null(out);
+        assert_int_equal(clb_gemm_write(out, CLB_FORMAT_TABLE, &r), 0);
+        fclose(out);
+        regex_t re;
+        const char *at = strstr(text, "\n0:0 ");
+        char line[512] = "";
+        if (at)
+            snprintf(line, sizeof(line), "%.*s", (int)strcspn(at + 1, "\n"), at + 1);
+        assert_int_equal(regcomp(&re, cases[i].line, REG_EXTENDED | REG_NOSUB), 0);
+        const int miss = regexec(&re, line, 0, NULL, 0);
+        regfree(&re);
+        if (miss || !strstr(text, "  CALLS  ") || !strstr(text, cases[i].note))
+            fail_msg("case %zu: no /%s/ or no note \"%s\":\n%s", i, cases[i].line,
+                     cases[i].note, text);
+        /* One reason per table: the other ^ note is not printed. */
+        if (strstr(text, cases[i].partial ? "\n^ above the measured peak"
+                                          : "\n^ above a device peak measured on part"))
+            fail_msg("case %zu: both ^ notes:\n%s", i, text);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +431,8 @@ int main(void)
         cmocka_unit_test(prop_table_is_complete),
         cmocka_unit_test(error_names),
         cmocka_unit_test(limits_marked),
+        cmocka_unit_test(micro_statistics_marked),
+        cmocka_unit_test(gemm_marks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -103,24 +103,66 @@ static void check_devices(void **state)
 {
     static struct clb_prices l;
     struct clb_error e;
-    const char *names[] = { "NVIDIA H100 PCIe", "host CPU" }, *ids[] = { "0:0", "host" };
+    const struct clb_priced_device d[] = { { "NVIDIA H100 PCIe", "0:0", NULL },
+                                           { "host CPU", "host", NULL } };
     (void)state;
 
     memset(&l, 0, sizeof(l));
     add(&l, "h100=2");
     add(&l, "host=0");
-    assert_int_equal(clb_prices_check(&l, names, ids, 2, "r.json", &e), 0);
+    assert_int_equal(clb_prices_check(&l, d, 2, "r.json", &e), 0);
     /* A --price that names no device is a usage error... */
     add(&l, "A100=1");
-    assert_int_equal(clb_prices_check(&l, names, ids, 2, "r.json", &e), -1);
+    assert_int_equal(clb_prices_check(&l, d, 2, "r.json", &e), -1);
     assert_string_equal(e.msg, "--price 'A100=1': no device in r.json is named like 'A100'");
     /* ...a table file's entry is not: a catalogue. */
     l.v[2].catalogue = true;
-    assert_int_equal(clb_prices_check(&l, names, ids, 2, "r.json", &e), 0);
+    assert_int_equal(clb_prices_check(&l, d, 2, "r.json", &e), 0);
     /* Two prices for one device are. */
     add(&l, "PCIe=3");
-    assert_int_equal(clb_prices_check(&l, names, ids, 2, "r.json", &e), -1);
+    assert_int_equal(clb_prices_check(&l, d, 2, "r.json", &e), -1);
     assert_non_null(strstr(e.msg, "has two prices"));
+}
+
+/* Which devices an entry prices, and one CPU under two names priced as one only. */
+static void matched(void **state)
+{
+    static struct clb_prices l;
+    char lines[8][CLB_PRICES_LINE];
+    const char *cpu = "AMD EPYC 7763";
+    const struct clb_priced_device d[] = {
+        { "host CPU", "host", clb_price_device_cpu("host", "host CPU", true, cpu) },
+        { "pthread-znver3-AMD EPYC 7763", "0:0",
+          clb_price_device_cpu("0:0", "pthread-znver3-AMD EPYC 7763", true, cpu) },
+        { "NVIDIA H100 PCIe", "1:0", clb_price_device_cpu("1:0", "NVIDIA H100 PCIe", false, cpu) },
+    };
+    (void)state;
+
+    /* pocl's device is the host's CPU; a GPU, or a CPU device of another name, is not. */
+    assert_string_equal(d[0].cpu, cpu);
+    assert_string_equal(d[1].cpu, cpu);
+    assert_null(d[2].cpu);
+    assert_null(clb_price_device_cpu("0:1", "pthread-generic", true, cpu));
+    assert_null(clb_price_device_cpu("host", "host CPU", false, "unknown CPU"));
+    memset(&l, 0, sizeof(l));
+    add(&l, "cpu=1.5");
+    assert_int_equal(clb_prices_matched(&l, d, 3, lines, 8), 2);
+    assert_string_equal(lines[0], "note: --price 'cpu=1.5' prices host CPU (host)");
+    assert_string_equal(lines[1], "warning: host CPU (host) and pthread-znver3-AMD EPYC 7763 "
+                                  "(0:0) are the same CPU, AMD EPYC 7763, but only the first has "
+                                  "a price (--price 'cpu=1.5'): give 0:0 one too to cost it");
+    /* Both priced: no warning; an entry matching two devices names both. */
+    add(&l, "epyc=1.5");
+    add(&l, "1:0=2");
+    assert_int_equal(clb_prices_matched(&l, d, 3, lines, 8), 3);
+    assert_string_equal(lines[1], "note: --price 'epyc=1.5' prices pthread-znver3-AMD EPYC 7763 (0:0)");
+    memset(&l, 0, sizeof(l));
+    add(&l, "0:0=1");
+    add(&l, "e=1");
+    assert_int_equal(clb_prices_matched(&l, d, 3, lines, 8), 3);
+    assert_string_equal(lines[1], "note: --price 'e=1' prices pthread-znver3-AMD EPYC 7763 (0:0), "
+                                  "NVIDIA H100 PCIe (1:0)");
+    assert_non_null(strstr(lines[2], "warning: pthread-znver3-AMD EPYC 7763 (0:0) and host CPU (host)"));
 }
 
 static void table_file(void **state)
@@ -262,6 +304,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parse_good),    cmocka_unit_test(parse_bad),
         cmocka_unit_test(matching),      cmocka_unit_test(check_devices),
+        cmocka_unit_test(matched),
         cmocka_unit_test(table_file),    cmocka_unit_test(gpt3),
         cmocka_unit_test(tokens),        cmocka_unit_test(usd_format),
     };

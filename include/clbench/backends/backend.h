@@ -15,6 +15,7 @@
 #include "clbench/core/gemm_data.h"
 #include "clbench/core/types.h"
 #include "clbench/util/error.h"
+#include "clbench/util/cpu.h"
 #include "clbench/util/record.h"
 
 /*
@@ -137,11 +138,23 @@ struct clb_gemm_backend {
      * "XgemmDirect"), the own kernel's variant and parameters. May be NULL.
      */
     void (*describe)(void *state, char *buf, size_t len);
+    /*
+     * The kernel variant running for this state, "cpu" or "gpu" (--code-path), where the
+     * backend has one of each (static string). May be NULL: a single variant.
+     */
+    const char *(*code_path)(void *state);
 
     /* Host backends: threads to use (0: all cores). May be NULL. */
     void (*set_threads)(unsigned n);
     /* Host backends: threads they will use. May be NULL. */
     unsigned (*get_threads)(void);
+    /*
+     * Host backends: whether the library runs kernels older than this CPU
+     * can (a handicapped baseline): true with `why` filled (one line: what
+     * runs, and what would use the whole CPU) and *level the instruction-set
+     * level its kernels use. May be NULL: never.
+     */
+    bool (*handicap)(char *why, size_t len, enum clb_cpu_level *level);
 
     /*
      * Device backends with parameters `clbench tune` can search; NULL: none.

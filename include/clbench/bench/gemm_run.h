@@ -101,16 +101,25 @@ struct clb_gemm_row {
     unsigned n_verified;             /* results checked (first call, last call, ...) */
 
     double speedup;            /* gflops over the baseline row's; 0 when there is none */
+    bool baseline_handicapped; /* speedup (the baseline's own row: its figure) is against a
+                                  baseline slower than this CPU can be (results'
+                                  baseline_handicap says why) */
     double device_peak_gflops; /* the device's peak in this precision, measured with
                                   clbench's OpenCL kernel (clb_peak_run); 0: unknown */
+    bool device_peak_partial;  /* that peak's launch held fewer than 4 work-groups a compute
+                                  unit (clb_micro_launch.fills_device false): part of it */
     double host_peak_gflops;   /* the host CPU's own FMA peak in this precision
                                   (clb_host_peak_run) on every available CPU, for OpenCL CPU
                                   devices; for host backends its share for the threads they
                                   ran; 0: unknown or not this row's silicon */
+    char host_peak_isa[16];    /* the host peak's instruction set ("avx512f"): for a host
+                                  backend, the one its kernels use; "" when no host peak */
     bool tuned;                /* the backend ran with stored tuned parameters */
     uint64_t tuned_at;         /* the size they were tuned at (tuned rows) */
     char tuning_note[256];     /* why stored parameters were not applied, else "" */
     char kernel[96];           /* what ran (backend's describe): "Xgemm", "packed TM=12 ..." */
+    const char *code_path;     /* the kernel variant, "cpu" or "gpu", where the backend has
+                                  both (its code_path hook); NULL otherwise. Static. */
     struct clb_datasheet_ref datasheet; /* the device's vector peak in this precision */
     struct clb_shape_role role;         /* role NULL: a plain size */
     size_t order;              /* position in problem order (precision, shape, backend, device):
@@ -125,6 +134,10 @@ struct clb_gemm_results {
     size_t n_rows;
     const struct clb_gemm_backend *baseline; /* the host backend speedups are against */
     unsigned host_threads;
+    /* Why the baseline runs slower than this CPU can (its handicap hook), "" when it does
+     * not; handicap_level: the instruction-set level its kernels use. */
+    char baseline_handicap[256];
+    enum clb_cpu_level handicap_level;
     bool interrupted; /* a signal stopped the run: rows not started are absent */
 };
 

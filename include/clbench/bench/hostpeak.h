@@ -57,6 +57,15 @@ const struct clb_host_peak_variant *const *clb_host_peak_variants(size_t *n);
 const struct clb_host_peak_variant *clb_host_peak_pick(const struct clb_cpu_isa *isa,
                                                        const char *precision);
 
+/*
+ * The best variant of precision that isa supports among those a CPU of
+ * `level` could run (a variant's name is its level's, clb_cpu_level_name):
+ * the peak of the kernels a library built for that level runs. NULL when none.
+ */
+const struct clb_host_peak_variant *clb_host_peak_for_level(const struct clb_cpu_isa *isa,
+                                                            const char *precision,
+                                                            enum clb_cpu_level level);
+
 /* Elements per vector of v in this process: v->lanes, or v->lanes_now() (SVE). */
 unsigned clb_host_peak_lanes(const struct clb_host_peak_variant *v);
 
@@ -118,7 +127,8 @@ double clb_host_fma_clock_ghz(const struct clb_host_peak_variant *v, unsigned th
  * Measures the host CPU and appends rows: benchmark "peak", metric "gflops",
  * device NULL, backend "host", precision "fp32"/"fp64" (filtered by
  * opt->precisions; others are ignored), case "fp32 avx512f", width = lanes.
- * Per precision the best supported variant only, or, with opt->all_variants,
+ * Per precision the best supported variant only (and opt->host_also's, when
+ * another), or, with opt->all_variants,
  * every variant of the table (those this CPU lacks as UNAVAILABLE rows);
  * headline marks the fastest verified row of each precision. One thread per
  * available CPU (clb_cpu_count_available), nothing pinned. Rounds grow from

@@ -9,8 +9,8 @@
  * what they share: the plain rows each fills, their options and the rule of
  * how many calls a figure takes. Every figure comes from a result the host
  * checked. bandwidth times each call on the device's clock (the kernel's
- * profiling event) and keeps the host's clock beside it (clb_micro_row's
- * timer, host_times_s).
+ * profiling event) and the host's, one the headline and the other beside it
+ * (clb_micro_row's timer, alt_timer).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,6 +19,7 @@
 #include "clbench/bench/stats.h"
 #include "clbench/cl/device.h"
 #include "clbench/core/types.h"
+#include "clbench/util/cpu.h"
 
 struct clb_micro_row {
     const struct clb_device *device; /* NULL: the host CPU itself (clbench/bench/hostpeak.h) */
@@ -62,7 +63,8 @@ struct clb_micro_row {
      */
     struct clb_micro_launch {
         uint64_t global_size;   /* work-items per launch; host peak: threads */
-        uint64_t local_size;    /* bandwidth: per work-group; 0: the runtime's choice */
+        uint64_t local_size;    /* work-items per work-group (peak on OpenCL: always given,
+                                   clb_peak_local_size); 0: the runtime's choice */
         uint64_t rounds;        /* peak: loop rounds each work-item (thread) runs; bandwidth
                                    local: the kernel's `rounds` argument; else 0 */
         uint64_t elements;      /* bandwidth: per array (the streams; 0 for local) */
@@ -71,6 +73,10 @@ struct clb_micro_row {
         unsigned chains;        /* peak: independent chains per work-item, the kernel's CHAINS
                                    (clb_peak_chains; host: accumulators) */
         char options[160];      /* peak on OpenCL: the kernel's build options; else "" */
+        bool fills_device;      /* peak on OpenCL: global_size holds CLB_PEAK_GROUPS_PER_CU
+                                   work-groups per compute unit (clb_peak_fills_device); false:
+                                   the figure may be of part of the device (a launch the
+                                   device's room or the test hook held smaller) */
     } launch;
     /* bandwidth of the three stream arrays only (set by clb_bandwidth_run, then the attach
      * step of clbench/commands' common.h): */
@@ -79,18 +85,28 @@ struct clb_micro_row {
     bool cache_resident;        /* 3 x array_bytes <= llc_bytes: cache, not DRAM, fed it */
     bool datasheet_withheld;    /* a memory figure exists but, cache-resident, is not applied */
     /*
-     * bandwidth only (NULL/0 elsewhere): the clock times_s is from, "device" (each call the
+     * The clock times_s is from: "host" (clb_now_s around the call; what
+     * clb_micro_row_summarize sets where a benchmark names none) or "device" (the
+     * command's profiling events: latency's enqueue to start and kernel run; bandwidth, as
+     * follows). NULL while the row has no calls.
+     * bandwidth: the clock times_s is from, "device" (each call the
      * kernel's profiling event, CL_PROFILING_COMMAND_START to END) or "host" (clb_now_s
-     * around the enqueue and its clFinish, as BabelStream times; the fallback where the
-     * device gives no profiling info, timer_why says so). With the device's clock,
-     * host_times_s holds the same calls timed on the host (enqueue to clFinish's return),
-     * call i of each the same launch: the figure BabelStream would give, never the headline.
+     * around the enqueue and its clFinish, as BabelStream times), and the other clock's
+     * times of the same calls beside it (alt_timer, alt_times_s: call i of each the same
+     * launch; never the headline). A GPU's headline is its device clock: the host's adds
+     * the driver's round trip over the bus. A CPU device's is the host clock where the two
+     * disagree by more than CLB_CLOCK_AGREE (clb_bandwidth_clock): there the device clock
+     * leaves out the device's own cores waking up, work a program launching the kernel
+     * waits for. Without profiling info the host clock is all there is. timer_why says why
+     * a row is on the host's clock.
      */
     const char *timer;
-    char timer_why[160];        /* "host" only: why not the device's clock */
-    double *host_times_s;       /* owned; n_host_times == n_times, or 0 */
-    size_t n_host_times, host_times_cap;
-    double host_value;          /* from host_times_s, by the headline's statistic (GB/s) */
+    char timer_why[200];        /* "host" only: why not the device's clock */
+    const char *alt_timer;      /* bandwidth: "host" or "device", alt_times_s's clock; NULL:
+                                   none */
+    double *alt_times_s;        /* owned; n_alt_times == n_times, or 0 */
+    size_t n_alt_times, alt_times_cap;
+    double alt_value;           /* from alt_times_s, by the headline's statistic (GB/s) */
     const char *code_path;      /* bandwidth's stream rows: "cpu" or "gpu", the kernels' variant */
     const char *kernel;         /* bandwidth: the kernel, "triad", "dot chunked", "local"; else NULL */
 };
@@ -126,8 +142,8 @@ enum { CLB_MICRO_MAX_CALLS = 20000 };
 bool clb_micro_want(const struct clb_micro_row *row, size_t calls, double min_time_s);
 /* Appends one call's seconds to times_s (grown as needed); -1 when out of memory. */
 int clb_micro_push(struct clb_micro_row *row, double seconds);
-/* Appends one call's host-clock seconds to host_times_s; -1 when out of memory. */
-int clb_micro_push_host(struct clb_micro_row *row, double seconds);
+/* Appends one call's other-clock seconds to alt_times_s; -1 when out of memory. */
+int clb_micro_push_alt(struct clb_micro_row *row, double seconds);
 
 /*
  * bandwidth's code paths (`--code-path`, enum clb_code_path in
@@ -147,6 +163,9 @@ struct clb_micro_options {
     const char *const *precisions; /* peak: only these ("fp32", ...); NULL: all */
     size_t n_precisions;
     bool all_variants;        /* host peak: every ISA variant, not only the best (for -v) */
+    /* host peak: also the variant a CPU of this level would run (clb_host_peak_for_level),
+     * the instruction set a handicapped baseline's kernels use; NULL: none. Borrowed. */
+    const enum clb_cpu_level *host_also;
     enum clb_code_path code_path; /* bandwidth: the kernels' variant; peak: whose chain counts
                                      (clb_peak_chains); auto: the device's type */
 };
@@ -158,5 +177,15 @@ struct clb_micro_options {
  */
 double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device *dev,
                       const char *precision);
+
+/*
+ * The verified peak row behind clb_micro_peak: dev's (NULL: the host CPU's) headline in
+ * precision ("fp32"); for the host, with isa ("avx2+fma", clbench/bench/hostpeak.h's
+ * variant names) the row of that instruction set instead. NULL when there is none.
+ * Borrowed from r.
+ */
+const struct clb_micro_row *clb_micro_peak_row(const struct clb_micro_results *r,
+                                               const struct clb_device *dev,
+                                               const char *precision, const char *isa);
 
 #endif

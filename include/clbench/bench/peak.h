@@ -93,22 +93,45 @@ bool clb_peak_verify(const struct clb_peak_expect *x, uint64_t first, const void
                      char *why, size_t why_len);
 
 /*
- * Peak's launch sizing. The next launch's work-items after one of `global`
- * took `seconds`: unchanged once seconds >= target_s (or global reached
- * max_global); else global x target_s / seconds x 1.25 (at most x 1024 in
- * one step), rounded up to whole groups of 256 and held to max_global
- * (rounded down to 256). Launches grow from compute units x 256 by this
- * rule until one takes target_s, each step timed.
+ * Peak's launch shape. Every launch is whole work-groups of an explicit
+ * local size, so no runtime may run a small launch as one work-group on one
+ * core (pocl does so up to 4096 work-items): clb_peak_local_size is the
+ * largest multiple of the kernel's preferred multiple
+ * (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE) within CLB_PEAK_LOCAL_MAX,
+ * the kernel's largest work-group (CL_KERNEL_WORK_GROUP_SIZE) and the
+ * device's (CL_DEVICE_MAX_WORK_GROUP_SIZE); 0 for any of the three: not
+ * reported, no bound. Never below 1; the bounds win over the multiple.
  */
-uint64_t clb_peak_next_global(double seconds, uint64_t global, double target_s,
-                              uint64_t max_global);
+enum { CLB_PEAK_LOCAL_MAX = 256, CLB_PEAK_GROUPS_PER_CU = 4 };
+uint64_t clb_peak_local_size(uint64_t preferred_multiple, uint64_t kernel_max,
+                             uint64_t device_max);
+/*
+ * The first launch: CLB_PEAK_GROUPS_PER_CU work-groups of `local` per compute
+ * unit (0 units: read as 1), held to max_global (clb_peak_max_global).
+ */
+uint64_t clb_peak_first_global(uint64_t compute_units, uint64_t local, uint64_t max_global);
+/* Whether a launch of `global` work-items in groups of `local` holds CLB_PEAK_GROUPS_PER_CU
+ * work-groups per compute unit: its rate is then the whole device's (0 units: false). */
+bool clb_peak_fills_device(uint64_t global, uint64_t local, uint64_t compute_units);
+/*
+ * Peak's launch sizing. Each size is launched twice and the faster call, the
+ * lower of seconds[0] and seconds[1], decides: one call slowed by another
+ * process does not end the growth early. The next launch's work-items after
+ * two of `global`: unchanged once the faster took target_s (or global
+ * reached max_global); else global x target_s / seconds x 1.25 (at most
+ * x 1024 in one step), rounded up to whole groups of `local` and held to
+ * max_global (a multiple of local). Launches grow from clb_peak_first_global
+ * by this rule until the faster of two takes target_s.
+ */
+uint64_t clb_peak_next_global(const double seconds[2], uint64_t global, uint64_t local,
+                              double target_s, uint64_t max_global);
 /*
  * The most work-items one peak launch takes: one out_size-byte output each
  * within max_alloc_bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE), indices within
- * 32 bits, a multiple of 256. Their outputs are read back and checked 2^20
- * at a time, so host memory stays bounded.
+ * 32 bits, whole groups of `local` (0: read as 1). Their outputs are read
+ * back and checked 2^20 at a time, so host memory stays bounded.
  */
-uint64_t clb_peak_max_global(uint64_t max_alloc_bytes, size_t out_size);
+uint64_t clb_peak_max_global(uint64_t max_alloc_bytes, size_t out_size, uint64_t local);
 /* Whether a CL_DEVICE_OPENCL_C_VERSION string ("OpenCL C 3.0 ...") is 3.0 or later: int8dot
  * is then built with -cl-std=CL3.0 (so is it where CL_DEVICE_OPENCL_C_ALL_VERSIONS lists 3.0). */
 bool clb_peak_c_version_3(const char *c_version);

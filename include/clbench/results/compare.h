@@ -28,7 +28,14 @@
  * (benchmark, metric, backend, first file's device, other file's device,
  * place, other file), where peak rows count only at the best width of their
  * precision in both files. A regression is a ratio below 1 - threshold, or
- * above 1 + threshold for lower-is-better metrics (latency).
+ * above 1 + threshold for lower-is-better metrics (latency), that is not
+ * within the calls' noise (clb_compare_noise).
+ *
+ * Each headline figure is one call's, the median call's (or with config
+ * "stat": "best", the fastest call's); a ratio of two such figures can be
+ * noise. A row's spread is the figure each of its timed calls would give
+ * (clb_compare_spread); a ratio whose two spreads overlap is within noise,
+ * marked "≈" and never counted as a regression.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,9 +56,31 @@ struct clb_pair_list {
 };
 
 
+/* Whether a ratio stands out from its two figures' noise. */
+enum clb_noise {
+    CLB_NOISE_UNKNOWN, /* a spread is unknown (too few timed calls): not judged */
+    CLB_NOISE_WITHIN,  /* the two spreads overlap: the ratio may be noise ("≈") */
+    CLB_NOISE_BEYOND,  /* they do not: even the calls' extremes differ */
+};
+
+/*
+ * A row's figure as each of its timed calls ("times_s") would give it: the
+ * headline scaled by the headline's call time over each call's (times, for
+ * lower-is-better metrics), lo the lowest, hi the highest, in the metric's
+ * unit. known false where the row has no figure or fewer than
+ * CLB_COMPARE_MIN_CALLS calls (files without per-call times).
+ */
+struct clb_figure_spread {
+    bool known;
+    double lo, hi;
+};
+
+enum { CLB_COMPARE_MIN_CALLS = 3 };
+
 struct clb_compare_row {
     const struct clb_result_row *row[CLB_COMPARE_MAX_FILES]; /* [0] the first file's; NULL: absent */
     double ratio[CLB_COMPARE_MAX_FILES]; /* row[i] / row[0]; 0 when either has no figure */
+    enum clb_noise noise[CLB_COMPARE_MAX_FILES]; /* ratio[i]'s; UNKNOWN where no ratio, [0] */
 };
 
 struct clb_compare_group {
@@ -101,7 +130,8 @@ struct clb_comparison {
     size_t n_unpaired;
     struct clb_compare_ignored *ignored;
     size_t n_ignored;
-    size_t n_regressions; /* ratios worse than the threshold allows */
+    size_t n_regressions; /* ratios worse than the threshold allows, beyond noise; lost figures */
+    size_t n_noisy;       /* ratios worse than the threshold allows but within noise */
     double threshold;     /* 0: none */
 };
 
@@ -118,6 +148,23 @@ void clb_comparison_finish(struct clb_comparison *c);
 /* Whether `ratio` (other / first) is worse than `threshold` allows for this metric. */
 bool clb_compare_regressed(const char *metric, double ratio, double threshold);
 
+/* Whether file i's figure of row counts as a regression: worse than c's threshold allows,
+ * not within noise (i > 0). */
+bool clb_compare_row_regressed(const struct clb_comparison *c, const struct clb_compare_row *row,
+                               size_t i);
+
+/* "median" or "best": which call a row's headline is (its config's "stat"; absent: median). */
+const char *clb_compare_stat(const struct clb_result_row *r);
+
+/* Row r's spread (see struct clb_figure_spread). */
+struct clb_figure_spread clb_compare_spread(const struct clb_result_row *r);
+
+/* Two figures' spreads: within noise when they overlap; unknown when either is. */
+enum clb_noise clb_compare_noise(struct clb_figure_spread a, struct clb_figure_spread b);
+
+/* "within", "beyond", "unknown". */
+const char *clb_noise_name(enum clb_noise n);
+
 /*
  * Whether two configs (or any two JSON values) are equal: the same keys with
  * equal values, where numbers compare by value (1 and 1.0 are equal; a file
@@ -128,8 +175,15 @@ bool clb_config_equal(json_t *a, json_t *b);
 /* The keys of a and b whose values differ (a's keys first); at most cap of them. */
 size_t clb_config_diff(json_t *a, json_t *b, struct clb_config_diff *out, size_t cap);
 
-/* A config value for people: a string as it is, a number, true/false, "none" for NULL. */
-void clb_config_value_str(json_t *v, char *buf, size_t len);
+/* What a config without `key` was measured with: "median" for "stat"; NULL for other keys. */
+const char *clb_config_absent(const char *key);
+
+/*
+ * Config key's value v for people: a string as it is, a number, true/false;
+ * for NULL (the config lacks the key) what that means (clb_config_absent),
+ * else "none". key may be NULL.
+ */
+void clb_config_value_str(const char *key, json_t *v, char *buf, size_t len);
 
 /*
  * Whether two rows of files fa and fb were measured at the same place: always

@@ -74,14 +74,44 @@ int clb_price_find(const struct clb_prices *l, const char *name, const char *id,
                    const struct clb_price **out, struct clb_error *e);
 
 /*
- * Holds l to the n devices (names[i], ids[i]) of the result files named
- * `where` (for the message: "FILE", "a.json, b.json", "this run"): each
- * --price entry (not a catalogue's) must match one of them ("--price 'H100=2':
- * no device in FILE is named like 'H100'"), and none may be matched by two
- * different prices (clb_price_find). 0, or -1 with e set.
+ * A device prices are held to: its name and id as the results name it
+ * ("host CPU", "host" for the host's rows), and cpu, the host CPU model it
+ * runs on (clb_price_device_cpu; NULL: not known to be the host's CPU).
  */
-int clb_prices_check(const struct clb_prices *l, const char *const *names, const char *const *ids,
-                     size_t n, const char *where, struct clb_error *e);
+struct clb_priced_device {
+    const char *name, *id, *cpu;
+};
+
+/*
+ * The host CPU a device runs on, for telling one CPU under two names: the
+ * host's CPU model host_cpu ("AMD EPYC 7763"; NULL, "" or "unknown CPU":
+ * unknown) for the host's rows (id "host"), and for an OpenCL CPU device
+ * (is_cpu) whose name contains it, as pocl's "pthread-znver3-AMD EPYC 7763"
+ * does; NULL otherwise. Borrows host_cpu.
+ */
+const char *clb_price_device_cpu(const char *id, const char *name, bool is_cpu,
+                                 const char *host_cpu);
+
+/*
+ * Holds l to the n devices d of the result files named `where` (for the
+ * message: "FILE", "a.json, b.json", "this run"): each --price entry (not a
+ * catalogue's) must match one of them ("--price 'H100=2': no device in FILE
+ * is named like 'H100'"), and none may be matched by two different prices
+ * (clb_price_find). 0, or -1 with e set.
+ */
+int clb_prices_check(const struct clb_prices *l, const struct clb_priced_device *d, size_t n,
+                     const char *where, struct clb_error *e);
+
+enum { CLB_PRICES_LINE = 512 };
+/*
+ * What l matched among the n devices d, as lines for the user (at most cap):
+ * a note for each entry that matched any ("note: --price 'cpu=1.5' prices
+ * host CPU (host)"), then a warning for each device without a price that
+ * runs on the same CPU as a priced one (cpu equal): the same hardware
+ * costed under one of its names only. Returns how many lines.
+ */
+size_t clb_prices_matched(const struct clb_prices *l, const struct clb_priced_device *d, size_t n,
+                          char lines[][CLB_PRICES_LINE], size_t cap);
 
 /* The cost of `seconds` on a device at usd_per_hour: seconds / 3600 x usd_per_hour, USD. */
 double clb_cost_usd(double usd_per_hour, double seconds);

@@ -51,6 +51,8 @@ struct clb_result_row {
                               not verified): what a peak is as a limit */
     double speedup;        /* over the CPU baseline; 0 when absent */
     bool baseline;         /* this row is the CPU baseline itself */
+    const char *baseline_handicap; /* why that baseline is slower than its CPU can be; NULL:
+                                      it is not (or the file does not say) */
     bool headline;         /* peak: the best vector width of its precision */
     /*
      * Borrowed (owned by the file): the row's "config" object, what must match
@@ -74,10 +76,12 @@ struct clb_result_row {
     double median_s;      /* the median timed call, s (0: none) */
     /*
      * The row's timed calls ("times_s"), s: how many, what they add up to,
-     * the fastest, the median and the slowest; all 0 when the row has none.
+     * the fastest, the median and the slowest; all 0 when the row has none;
+     * and the calls themselves, ascending (owned by the file; NULL when none).
      */
     size_t n_calls;
     double calls_s, fastest_s, call_median_s, slowest_s;
+    double *times_s;
     int slot;             /* its device's place among its rank's devices; -1: none */
     const char *host_cpu; /* a host row's CPU model; NULL otherwise */
     bool straggler;      /* judged beyond the run's threshold from its figure's fleet median */
@@ -104,6 +108,8 @@ struct clb_result_row {
      */
     uint64_t array_bytes;
     bool sized;
+    uint64_t llc_bytes;   /* the last-level cache the arrays were held against ("llc_bytes");
+                             0: not known (null), or a file written before rows had it */
     double work_per_call; /* operations or bytes per timed call ("work_per_call"); 0: absent */
 };
 

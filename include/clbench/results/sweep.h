@@ -2,49 +2,89 @@
 #define CLBENCH_RESULTS_SWEEP_H
 
 /*
- * Where the caches stop helping in a `bandwidth --sizes` sweep: the analysis
- * `bandwidth` prints under its table and `report` draws, computed here once.
+ * Where the caches stop helping in a `bandwidth --sizes` sweep: the verdict
+ * `bandwidth` prints under its table and `report` draws, judged here once.
+ *
+ * The verdict weighs evidence, not medians. A size is past the caches only
+ * where its three arrays exceed the last-level cache (3 x array_bytes >
+ * llc_bytes, the rows' cache_resident false; clbench/bench/micro.h); with
+ * the LLC's size unknown nothing is judged. The caches helped only where a
+ * size inside the LLC ran apart from the smallest size past it: the middle
+ * halves of their calls (clb_sweep_spread) do not overlap. Where they
+ * overlap the difference is within noise: a worker that joins late or a busy
+ * neighbour spreads a size's calls and moves its median, not its cache.
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "clbench/results/resultfile.h"
 
-/*
- * Of one device and precision's n triad figures in row order (work[i] bytes
- * per call, value[i] the headline GB/s), *big is the largest work, *cached
- * the largest work whose figure is at least 1.5x big's, *after the smallest
- * work above cached's, each the first of equals. Returns true with all three
- * set; false ("no size ran 1.5x faster") with *big alone set (n > 0). A pure
- * function, so any writer that states the finding states the same one.
- */
-bool clb_sweep_cache_edge(const double *work, const double *value, size_t n, size_t *big,
-                          size_t *cached, size_t *after);
+/* One size of a sweep as the verdict weighs it: its triad row. */
+struct clb_sweep_size {
+    uint64_t array_bytes; /* bytes of each of the three arrays (> 0) */
+    double value;         /* the row's headline figure, GB/s */
+    double lo, hi;        /* GB/s of the middle half of its calls (clb_sweep_spread); 0: no
+                             spread (under 2 calls) */
+};
 
 /*
- * The finding in `bandwidth`'s words, after "DEVICE PRECISION triad: ": "caches help up to
- * 1 MiB arrays (80 GB/s) and stop by 16 MiB (20 GB/s)" or "no size ran 1.5x faster than
- * 16 MiB arrays (20 GB/s)". metric names the values' unit ("gbps"); the indices are
- * clb_sweep_cache_edge's (found its result).
+ * The middle half of n calls (seconds, any order) that each moved work bytes,
+ * as GB/s: *lo from the 75th-percentile time, *hi from the 25th (linear
+ * between the sorted calls, numpy's default). A quarter of the calls either
+ * side (a preempted call, a late worker's) moves neither, half of them
+ * moves both. false, with both 0, when n < 2 (one call shows no spread),
+ * work is not > 0, a call took no time or memory ran out.
  */
-void clb_sweep_finding_text(char *buf, size_t len, const char *metric, const double *work,
-                            const double *value, bool found, size_t big, size_t cached,
-                            size_t after);
+bool clb_sweep_spread(const double *times_s, size_t n, double work, double *lo, double *hi);
+
+enum clb_sweep_verdict {
+    CLB_SWEEP_NONE,        /* no sizes */
+    CLB_SWEEP_EDGE,        /* caches help up to `cached` and stop by `past` */
+    CLB_SWEEP_NOISE,       /* no size inside the LLC ran apart from `past`: within noise */
+    CLB_SWEEP_NO_GAIN,     /* every size inside the LLC ran apart, slower, from `past` */
+    CLB_SWEEP_NO_LLC,      /* not judged: the LLC's size is not known */
+    CLB_SWEEP_NONE_PAST,   /* not judged: every size's arrays fit the LLC */
+    CLB_SWEEP_NONE_INSIDE, /* not judged: no size's arrays fit the LLC */
+    CLB_SWEEP_NO_CALLS,    /* not judged: a size to weigh (`past`) has under 2 calls */
+};
+
+struct clb_sweep_finding {
+    enum clb_sweep_verdict verdict;
+    /* EDGE, NOISE, NO_GAIN: the smallest size past the LLC (the first of equals);
+     * NO_CALLS: the size without a spread */
+    size_t past;
+    /*
+     * EDGE: the largest size inside the LLC whose calls ran apart, faster, from past's;
+     * NOISE, NO_GAIN: the fastest size inside by headline (the first of equals), the one
+     * a reader of the table would take for the caches' help. Indices into the sizes judged.
+     */
+    size_t cached;
+    /* The finding in `bandwidth`'s words, after "DEVICE PRECISION triad: "; "" for NONE. */
+    char text[384];
+};
+
+/*
+ * Judges one device and precision's n triad sizes (any order) against its
+ * LLC (llc_bytes, 0: not known) by the rule above. A pure function of its
+ * input, so every writer that states the finding states the same one.
+ */
+void clb_sweep_judge(const struct clb_sweep_size *size, size_t n, uint64_t llc_bytes,
+                     struct clb_sweep_finding *f);
 
 enum { CLB_SWEEP_MAX_TRIADS = 64 };
 
 /*
  * One device and precision of a file (dev's device, its rank's rows): its
  * verified triad rows of a --sizes sweep (clb_sweep_row) in row order, at
- * most CLB_SWEEP_MAX_TRIADS, their bytes per call and figures, and the finding.
+ * most CLB_SWEEP_MAX_TRIADS, each as a size to judge, and the verdict
+ * against the first one's llc_bytes.
  */
 struct clb_sweep {
     const struct clb_result_row *triad[CLB_SWEEP_MAX_TRIADS];
-    double work[CLB_SWEEP_MAX_TRIADS], value[CLB_SWEEP_MAX_TRIADS];
+    struct clb_sweep_size size[CLB_SWEEP_MAX_TRIADS];
     size_t n_triad, n_sizes; /* rows; distinct sizes among them */
-    bool found;              /* caches helped: cached and after are set */
-    size_t big, cached, after;
-    char finding[256];       /* clb_sweep_finding_text's; "" when n_triad is 0 */
+    struct clb_sweep_finding finding;
 };
 
 /* A verified GB/s bandwidth row of one array size of a sweep (clb_result_row.sized). */

@@ -113,11 +113,12 @@ void report_speedup(FILE *out, const struct report *rep, const struct report_sec
         char label[512];
         bar_label(label, sizeof(label), rep, r, file_of[b]);
         svg_text_wrapped(out, NULL, left - 8, y + 14, "end", 12, 14, left - 16, label);
+        const char *mark = r->baseline_handicap ? " *" : "";
         fprintf(out, "\n<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                     "height=\"%d\" fill=\"%s\"><title>%.3gx</title></rect>"
-                     "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">%.3gx</text>\n",
-                x0, y, fmax(xe - x0, 1), BAR_H, svg_color(b), r->speedup, xe + 4, y + 14,
-                r->speedup);
+                     "height=\"%d\" fill=\"%s\"><title>%.3gx%s</title></rect>"
+                     "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">%.3gx%s</text>\n",
+                x0, y, fmax(xe - x0, 1), BAR_H, svg_color(b), r->speedup, mark, xe + 4,
+                y + 14, r->speedup, mark);
         y += row_height(rep, r, file_of[b], left);
     }
     fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#333\" "
@@ -128,4 +129,17 @@ void report_speedup(FILE *out, const struct report *rep, const struct report_sec
                  "(GFLOP/s over OpenBLAS's, same precision and size%s)</text>\n",
             (left + right) / 2, (int)axis_y + 30, xlog ? "; log scale" : "");
     fputs("</svg>\n", out);
+    /* Once per distinct reason: a verdict against a handicapped baseline says so beside it. */
+    for (size_t b = 0; b < n; b++) {
+        const char *why = best[b]->baseline_handicap;
+        bool seen = !why;
+        for (size_t c = 0; c < b && !seen; c++)
+            seen = best[c]->baseline_handicap && !strcmp(best[c]->baseline_handicap, why);
+        if (seen)
+            continue;
+        fputs("<p class=\"note handicap\">* speedups marked * are against a handicapped CPU "
+              "baseline: ", out);
+        svg_esc(out, why);
+        fputs("</p>\n", out);
+    }
 }

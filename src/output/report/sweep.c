@@ -104,17 +104,17 @@ static void sweep_axes(FILE *out, const struct sweep_chart *c)
     svg_ytitle(out, T, B, c->ylog ? "GB/s (log scale)" : "GB/s");
 }
 
-/* Halfway (on the log axis) between the last size the caches helped and the next. */
+/* Halfway (on the log axis) between the last size the caches helped and the size past them. */
 static void cache_edge(FILE *out, const struct sweep_chart *c)
 {
     const struct clb_sweep *s = &c->sweep;
-    const double x = (sx(c, (double)s->triad[s->cached]->array_bytes) +
-                      sx(c, (double)s->triad[s->after]->array_bytes)) / 2;
+    const double x = (sx(c, (double)s->size[s->finding.cached].array_bytes) +
+                      sx(c, (double)s->size[s->finding.past].array_bytes)) / 2;
 
     fprintf(out, "<line class=\"cache-edge\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
                  "stroke=\"#333\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"><title>%s "
                  "triad: ", x, x, T, B, c->dev->precision);
-    svg_esc(out, s->finding);
+    svg_esc(out, s->finding.text);
     fprintf(out, "</title></line><text class=\"cache-edge-label\" x=\"%.1f\" y=\"%d\" "
                  "text-anchor=\"middle\" font-size=\"12\">caches stop helping</text>\n",
             x, T + 14);
@@ -177,12 +177,12 @@ static void sweep_chart(FILE *out, const struct clb_result_file *f,
     svg_label_end(out);
     svg_frame(out, L, T, R, B);
     sweep_axes(out, c);
-    if (c->sweep.found)
+    if (c->sweep.finding.verdict == CLB_SWEEP_EDGE)
         cache_edge(out, c);
     for (size_t k = 0; k < c->n_kernels; k++)
         kernel_line(out, c, k, line);
     fprintf(out, "</svg>\n<p class=\"caption sweep-finding\">%s triad: ", dev->precision);
-    svg_esc(out, c->sweep.finding);
+    svg_esc(out, c->sweep.finding.text);
     fputs("</p>\n", out);
 done:
     if (c)
@@ -215,8 +215,11 @@ void report_sweep(FILE *out, const struct report *rep, const struct report_secti
                 fprintf(out, "<h2>%s</h2>\n<p>From <code>bandwidth --sizes</code>: "
                       "each kernel's GB/s (bytes read plus written per second) against the size "
                       "of each array, per device and precision. The dashed line is where the "
-                      "caches stop helping: between the largest size whose triad still ran at "
-                      "1.5x or more of the largest size's and the next size, the finding "
+                      "caches stop helping: between the largest size whose arrays fit the "
+                      "last-level cache and whose triad calls (their middle half) all ran "
+                      "faster than those of the smallest size past it, and that size. Where "
+                      "they overlap the finding says the difference is within noise; without "
+                      "the cache's size it is not judged. The finding is the one "
                       "<code>bandwidth</code> prints under its table.</p>\n", sec->title);
             started = true;
             sweep_chart(out, file, r, rep->n_files);

@@ -123,7 +123,7 @@ void report_results(FILE *out, const struct report *rep, const struct report_sec
                 fputs("unverified", out);
             fputs("</td><td class=\"num\">", out);
             if (r->has_value && r->speedup > 0)
-                fprintf(out, "%.3gx", r->speedup);
+                fprintf(out, "%.3gx%s", r->speedup, r->baseline_handicap ? " *" : "");
             else if (failed)
                 fputs("unverified", out);
             if (fleet) {
