@@ -231,7 +231,7 @@ struct micro_cells {
 
 /* What a table's rows showed, for the notes under it. */
 struct micro_marks {
-    bool above, noisy, few, in_cache, kernel_bound;
+    bool above, noisy, few, kernel_bound;
 };
 
 /* BabelStream's grid dot on the cpu path: work-groups of 16 summing through local memory,
@@ -268,7 +268,6 @@ static void row_figures(const struct clb_micro_row *row, struct micro_cells *c,
     /* What the figure is of, where it is not the device's memory. */
     const bool cached = row->cache_resident && row->n_times && !row->datasheet_withheld,
                bound = kernel_bound(row) && row->n_times;
-    m->in_cache |= cached;
     m->kernel_bound |= bound;
     if (row->status == CLB_ROW_OK)
         snprintf(c->check, sizeof(c->check), "OK%s%s", cached ? ", in cache" : "",
