@@ -404,6 +404,14 @@ static void progress(const struct clb_gemm_options *opt, size_t i, size_t n,
             row->backend_name, clb_now_s() - t0);
 }
 
+const struct clb_gemm_backend *clb_gemm_baseline(const struct clb_gemm_options *opt)
+{
+    for (size_t b = 0; b < opt->n_backends; b++)
+        if (!opt->backends[b]->on_device)
+            return opt->backends[b];
+    return NULL;
+}
+
 static void compute_speedups(struct clb_gemm_results *r)
 {
     const bool handicapped = r->baseline && r->baseline->handicap &&
@@ -468,13 +476,12 @@ static int run_init(struct run *r, const struct clb_gemm_options *opt,
                        .t0 = clb_now_s() };
     for (size_t b = 0; b < opt->n_backends; b++) {
         per_problem += opt->backends[b]->on_device ? n_devices : 1;
-        if (!opt->backends[b]->on_device && !out->baseline)
-            out->baseline = opt->backends[b];
         if (opt->backends[b]->set_threads)
             opt->backends[b]->set_threads(opt->threads);
         if (opt->backends[b]->get_threads)
             out->host_threads = opt->backends[b]->get_threads();
     }
+    out->baseline = clb_gemm_baseline(opt);
     r->total = per_problem * opt->n_shapes * opt->n_precisions;
     out->rows = calloc(r->total + 1, sizeof(*out->rows));
     r->envs = calloc(n_devices + 1, sizeof(*r->envs));

@@ -77,6 +77,10 @@ const struct clb_host_peak_variant *clb_host_peak_for_level(const struct clb_cpu
                                                             const char *precision,
                                                             enum clb_cpu_level level)
 {
+    /* AVX without FMA: 256-bit multiplies and adds, which no variant runs (sse2's 128-bit
+     * peak is half of what such kernels reach). */
+    if (level == CLB_CPU_AVX)
+        return NULL;
     for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
         enum clb_cpu_level v;
         if (!strcmp(variants[i]->precision, precision) && variants[i]->supported(isa) &&

@@ -119,7 +119,7 @@ done:
     for (int i = 0; i < N_FIGURES; i++) {
         rows[i]->status = status;
         /* The round trip is the host's; the other two are the event's own timestamps. */
-        rows[i]->timer = i == ROUND_TRIP ? "host" : "device";
+        rows[i]->timer = !rows[i]->n_times ? NULL : i == ROUND_TRIP ? "host" : "device";
         snprintf(rows[i]->reason, sizeof(rows[i]->reason), "%s", why);
         /* v is the count launched: --min-time may have run many more than n + WARMUP. */
         snprintf(rows[i]->check, sizeof(rows[i]->check),

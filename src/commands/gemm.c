@@ -525,22 +525,13 @@ static struct clb_micro_options limit_options(const struct gemm_config *cfg, con
                                        .n_precisions = cfg->precisions.n };
 }
 
-/* The host backend speedups are against (clb_gemm_results.baseline): the first listed. */
-static const struct clb_gemm_backend *gemm_baseline(const struct clb_gemm_options *opt)
-{
-    for (size_t b = 0; b < opt->n_backends; b++)
-        if (!opt->backends[b]->on_device)
-            return opt->backends[b];
-    return NULL;
-}
-
 static void limits_host_step(struct clb_run *run)
 {
     struct gemm_state *g = run->cmd;
     const char *precs[CLB_PRECISION_COUNT];
 
     struct clb_micro_options mopt = limit_options(g->cfg, precs);
-    const struct clb_gemm_backend *base = gemm_baseline(&g->opt);
+    const struct clb_gemm_backend *base = clb_gemm_baseline(&g->opt);
     enum clb_cpu_level level;
     char why[256];
 
@@ -644,6 +635,7 @@ static void hold_against_limits(struct gemm_state *g)
         if (!peak)
             continue;
         row->host_peak_gflops = peak->best * (row->device ? 1.0 : host_share);
+        row->host_peak_of_kernels = v != NULL;
         const char *isa_name = strchr(peak->case_, ' '); /* "fp32 avx2+fma" */
         snprintf(row->host_peak_isa, sizeof(row->host_peak_isa), "%s",
                  isa_name ? isa_name + 1 : "");

@@ -145,8 +145,9 @@ static const struct clb_option bandwidth_options[] = {
       .parse = clb_opt_code_path, .offset = offsetof(struct micro_config, code_path),
       .def = "auto", .words = "auto cpu gpu" },
     { .name = "host-time",
-      .help = "Also show each figure timed on the host clock around enqueue + clFinish, as "
-              "BabelStream times (the headline is the device's clock: profiling events)",
+      .help = "Also show each figure on the other clock: the host's around enqueue + clFinish "
+              "(as BabelStream times) where the headline is the device's profiling events, "
+              "the device's where it is the host's (a CPU device)",
       .offset = offsetof(struct micro_config, host_time) },
     { 0 },
 };

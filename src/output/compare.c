@@ -252,7 +252,8 @@ static int write_table(FILE *out, const struct clb_comparison *c, const struct c
         fprintf(out, "%zu figure%s more than %.3g%% worse than the first file's (marked !)",
                 c->n_regressions, c->n_regressions == 1 ? "" : "s", c->threshold * 100.0);
         if (c->n_noisy)
-            fprintf(out, "; %zu more within the calls' noise (≈), not counted", c->n_noisy);
+            fprintf(out, ", %zu of them within the calls' noise (≈): rerun with more calls "
+                         "(--min-time) to tell", c->n_noisy);
         fputc('\n', out);
     }
     write_ignored(out, c, "");

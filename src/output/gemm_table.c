@@ -138,7 +138,7 @@ static void row_cells(const struct clb_gemm_row *row, double max_speedup, struct
         snprintf(c->speed, sizeof(c->speed), "%.2fx%s", row->speedup,
                  row->baseline_handicapped ? " *" : "");
         marks->handicap |= row->baseline_handicapped;
-        if (row->baseline_handicapped && !row->device && row->host_peak_isa[0])
+        if (row->host_peak_of_kernels)
             marks->base_isa = row->host_peak_isa;
         bar(row->speedup, max_speedup, 12, c->bars, sizeof(c->bars));
     }

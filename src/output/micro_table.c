@@ -63,18 +63,24 @@ static void cache_notes(FILE *out, const struct clb_micro_results *res)
     }
 }
 
+/* A measured, shown transfer row of a device that shares the host's memory. */
+static bool unified_transfer(const struct clb_micro_row *r, bool verbose)
+{
+    return r->device && !strcmp(r->benchmark, "transfer") && r->n_times &&
+           clb_micro_row_shown(r, verbose) &&
+           clb_device_u64(r->device, CLB_PROP_HOST_UNIFIED_MEMORY);
+}
+
 /* A device sharing the host's memory moves no data over a bus: its "transfers" are copies. */
 static void unified_notes(FILE *out, const struct clb_micro_results *res, bool verbose)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_micro_row *r = &res->rows[i];
-        if (!r->device || strcmp(r->benchmark, "transfer") || !r->n_times ||
-            !clb_micro_row_shown(r, verbose) ||
-            !clb_device_u64(r->device, CLB_PROP_HOST_UNIFIED_MEMORY))
+        if (!unified_transfer(r, verbose))
             continue;
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++)
-            seen = res->rows[j].device == r->device && !strcmp(res->rows[j].benchmark, "transfer");
+            seen = res->rows[j].device == r->device && unified_transfer(&res->rows[j], verbose);
         if (seen)
             continue;
         char dev[160];
@@ -143,7 +149,7 @@ static void clock_notes(FILE *out, const struct clb_micro_results *res, bool ver
                  "latency's enqueue to start: QUEUED to START)");
     if (timers)
         fprintf(out, "; bandwidth: a GPU's figures on its device clock, a CPU device's on the "
-                     "host's where the two differ by over %.0f%%%s",
+                     "host's where its own reads over %.0f%% faster%s",
                 CLB_CLOCK_AGREE * 100.0,
                 host_time ? "; OTHER CLOCK: the same calls on the other clock" : "");
     fputc('\n', out);
@@ -333,7 +339,7 @@ static void table_notes(FILE *out, const struct clb_micro_results *res, bool ver
               "leaves out packed or dual-issue math, or a clock measured low)\n", out);
     clb_spread_notes(out, m->noisy, m->few);
     if (m->kernel_bound)
-        fputs("kernel-bound: BabelStream's dot on the cpu code path (work-groups of 16 summing "
+        fputs("kernel-bound: BabelStream's dot on the cpu code path (small work-groups summing "
               "through local memory) is bound by that kernel, not by memory; dot chunked is "
               "the memory figure\n", out);
     clock_notes(out, res, verbose, host_time);

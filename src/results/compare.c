@@ -28,8 +28,7 @@ bool clb_compare_regressed(const char *metric, double ratio, double threshold)
 bool clb_compare_row_regressed(const struct clb_comparison *c, const struct clb_compare_row *row,
                                size_t i)
 {
-    return i > 0 && row->noise[i] != CLB_NOISE_WITHIN &&
-           clb_compare_regressed(row->row[0]->metric, row->ratio[i], c->threshold);
+    return i > 0 && clb_compare_regressed(row->row[0]->metric, row->ratio[i], c->threshold);
 }
 
 const char *clb_compare_stat(const struct clb_result_row *r)
@@ -410,10 +409,10 @@ static void pair_ratio(struct clb_comparison *c, struct clb_compare_row *out, si
             g->geomean += log(out->ratio[i]); /* a log sum until the end */
             g->n++;
         }
-        if (clb_compare_row_regressed(c, out, i))
+        if (clb_compare_row_regressed(c, out, i)) {
             c->n_regressions++;
-        else if (clb_compare_regressed(r0->metric, out->ratio[i], c->threshold))
-            c->n_noisy++;
+            c->n_noisy += out->noise[i] == CLB_NOISE_WITHIN;
+        }
     } else if (c->threshold > 0 && r0->has_value && !ri->has_value) {
         /* Measured before, failed or missing now: the worst regression there is. */
         c->n_regressions++;

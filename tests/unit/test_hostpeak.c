@@ -555,6 +555,43 @@ static void short_kernel_is_caught(void **state)
  * The fake topology (CLBENCH_FAKE_CPU_TOPOLOGY): an SMT-2 machine of 8 logical CPUs has 4
  * cores, and a backend on 4 threads (one a core) has all of their FMA units, on 2 half.
  */
+/*
+ * The peak a library's kernels of a level are held against: the best variant that level can
+ * run, on a CPU that has every instruction set (no kernel runs). 128-bit SSE levels take
+ * sse2's; AVX without FMA has no variant (sse2's would be half its reach). Cases as data.
+ */
+static void peak_for_level(void **state)
+{
+    static const struct {
+        enum clb_cpu_level level;
+        const char *want; /* NULL: none */
+    } cases[] = {
+#if defined(__x86_64__)
+        { CLB_CPU_SCALAR, "scalar" },     { CLB_CPU_SSE2, "sse2" },
+        { CLB_CPU_SSE3, "sse2" },         { CLB_CPU_SSE4_2, "sse2" },
+        { CLB_CPU_AVX, NULL },            { CLB_CPU_AVX2_FMA, "avx2+fma" },
+        { CLB_CPU_AVX512, "avx512f" },    { CLB_CPU_AVX512_BF16, "avx512f" },
+#elif defined(__aarch64__)
+        { CLB_CPU_SCALAR, "scalar" },     { CLB_CPU_NEON, "neon" },
+        { CLB_CPU_SVE, "sve" },
+#endif
+    };
+    struct clb_cpu_isa all;
+    (void)state;
+
+    memset(&all, 1, sizeof(all));
+    all.sve_bits = 256;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        for (int p = 0; p < 2; p++) {
+            const struct clb_host_peak_variant *v =
+                clb_host_peak_for_level(&all, p ? "fp64" : "fp32", cases[i].level);
+            const char *got = v ? v->name : NULL;
+            if (cases[i].want ? !got || strcmp(got, cases[i].want) : got != NULL)
+                fail_msg("level %s: variant %s, expected %s", clb_cpu_level_name(cases[i].level),
+                         got ? got : "none", cases[i].want ? cases[i].want : "none");
+        }
+}
+
 static void smt_share_by_cores(void **state)
 {
     (void)state;
@@ -621,6 +658,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(corrupted_results_fail),
         cmocka_unit_test(short_kernel_is_caught),
         cmocka_unit_test(smt_share_by_cores),
+        cmocka_unit_test(peak_for_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,19 +33,19 @@ enum { CLB_STREAM_MIN_ELEMENTS = 1024 };
  */
 uint64_t clb_stream_default_bytes(uint64_t global_bytes, uint64_t max_alloc_bytes, bool cpu);
 
-/* Measures one device in `env` and appends its rows; faults land in rows. */
 /* How far a CPU device's clock may read above the host's (a ratio) and stay the headline. */
 #define CLB_CLOCK_AGREE 0.10
 
 /*
  * Which clock a bandwidth row's headline is from: true the host's, false the device's.
- * cpu: the device is a CPU; device_gbps, host_gbps: the same calls' figure on each clock by
- * the headline's statistic. A GPU keeps its device clock (the host's adds the driver's round
+ * cpu: the device is a CPU; device_gbps, host_gbps: the same calls' median figure on each
+ * clock (the median whatever --stat, so the choice is the same either way). A GPU keeps its device clock (the host's adds the driver's round
  * trip over the bus); a CPU device keeps it only where it reads at most CLB_CLOCK_AGREE above
  * the host's, since there what it leaves out is the device's own threads starting.
  */
 bool clb_bandwidth_host_clock(bool cpu, double device_gbps, double host_gbps);
 
+/* Measures one device in `env` and appends its rows; faults land in rows. */
 int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env,
                       const struct clb_micro_options *opt, struct clb_micro_results *out);
 

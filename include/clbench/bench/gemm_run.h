@@ -112,8 +112,10 @@ struct clb_gemm_row {
                                   (clb_host_peak_run) on every available CPU, for OpenCL CPU
                                   devices; for host backends its share for the threads they
                                   ran; 0: unknown or not this row's silicon */
-    char host_peak_isa[16];    /* the host peak's instruction set ("avx512f"): for a host
-                                  backend, the one its kernels use; "" when no host peak */
+    char host_peak_isa[16];    /* the host peak's instruction set ("avx512f"), the CPU's best;
+                                  "" when no host peak */
+    bool host_peak_of_kernels; /* a handicapped host backend: host_peak is that of the older
+                                  set its kernels use (clb_host_peak_for_level) */
     bool tuned;                /* the backend ran with stored tuned parameters */
     uint64_t tuned_at;         /* the size they were tuned at (tuned rows) */
     char tuning_note[256];     /* why stored parameters were not applied, else "" */
@@ -140,6 +142,10 @@ struct clb_gemm_results {
     enum clb_cpu_level handicap_level;
     bool interrupted; /* a signal stopped the run: rows not started are absent */
 };
+
+/* The host backend speedups are against: the first of opt's backends that is not on a
+ * device; NULL when there is none. */
+const struct clb_gemm_backend *clb_gemm_baseline(const struct clb_gemm_options *opt);
 
 /*
  * Runs every combination on `devices` (for device backends) and the host.

@@ -60,7 +60,8 @@ const struct clb_host_peak_variant *clb_host_peak_pick(const struct clb_cpu_isa 
 /*
  * The best variant of precision that isa supports among those a CPU of
  * `level` could run (a variant's name is its level's, clb_cpu_level_name):
- * the peak of the kernels a library built for that level runs. NULL when none.
+ * the peak of the kernels a library built for that level runs. NULL when none,
+ * and for AVX without FMA (256-bit multiplies and adds: no variant runs them).
  */
 const struct clb_host_peak_variant *clb_host_peak_for_level(const struct clb_cpu_isa *isa,
                                                             const char *precision,

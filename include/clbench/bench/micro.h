@@ -94,10 +94,10 @@ struct clb_micro_row {
      * around the enqueue and its clFinish, as BabelStream times), and the other clock's
      * times of the same calls beside it (alt_timer, alt_times_s: call i of each the same
      * launch; never the headline). A GPU's headline is its device clock: the host's adds
-     * the driver's round trip over the bus. A CPU device's is the host clock where the two
-     * disagree by more than CLB_CLOCK_AGREE (clb_bandwidth_clock): there the device clock
-     * leaves out the device's own cores waking up, work a program launching the kernel
-     * waits for. Without profiling info the host clock is all there is. timer_why says why
+     * the driver's round trip over the bus. A CPU device's is the host clock where its own
+     * reads more than CLB_CLOCK_AGREE faster (clb_bandwidth_host_clock): there the device
+     * clock leaves out the device's own cores waking up, work a program launching the
+     * kernel waits for. Without profiling info the host clock is all there is. timer_why says why
      * a row is on the host's clock.
      */
     const char *timer;

@@ -28,14 +28,15 @@
  * (benchmark, metric, backend, first file's device, other file's device,
  * place, other file), where peak rows count only at the best width of their
  * precision in both files. A regression is a ratio below 1 - threshold, or
- * above 1 + threshold for lower-is-better metrics (latency), that is not
- * within the calls' noise (clb_compare_noise).
+ * above 1 + threshold for lower-is-better metrics (latency); one within the
+ * calls' noise (clb_compare_noise) still counts and is said to be.
  *
  * Each headline figure is one call's, the median call's (or with config
  * "stat": "best", the fastest call's); a ratio of two such figures can be
  * noise. A row's spread is the figure each of its timed calls would give
- * (clb_compare_spread); a ratio whose two spreads overlap is within noise,
- * marked "≈" and never counted as a regression.
+ * (clb_compare_spread); a ratio whose two spreads overlap is within noise and
+ * marked "≈": the reader is told, and a regression beyond the threshold still
+ * counts (a single slow call widens a spread).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -130,8 +131,8 @@ struct clb_comparison {
     size_t n_unpaired;
     struct clb_compare_ignored *ignored;
     size_t n_ignored;
-    size_t n_regressions; /* ratios worse than the threshold allows, beyond noise; lost figures */
-    size_t n_noisy;       /* ratios worse than the threshold allows but within noise */
+    size_t n_regressions; /* ratios worse than the threshold allows; lost figures */
+    size_t n_noisy;       /* of those ratios, the ones within the calls' noise */
     double threshold;     /* 0: none */
 };
 
@@ -148,8 +149,8 @@ void clb_comparison_finish(struct clb_comparison *c);
 /* Whether `ratio` (other / first) is worse than `threshold` allows for this metric. */
 bool clb_compare_regressed(const char *metric, double ratio, double threshold);
 
-/* Whether file i's figure of row counts as a regression: worse than c's threshold allows,
- * not within noise (i > 0). */
+/* Whether file i's figure of row counts as a regression: worse than c's threshold allows
+ * (i > 0), within noise or not: a gate that one slow call could open is no gate. */
 bool clb_compare_row_regressed(const struct clb_comparison *c, const struct clb_compare_row *row,
                                size_t i);
 

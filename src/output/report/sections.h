@@ -34,6 +34,8 @@ void report_estimates(FILE *out, const struct report *rep, const struct report_s
 void report_runs(FILE *out, const struct report *rep, const struct report_section *s);
 void report_devices(FILE *out, const struct report *rep, const struct report_section *s);
 void report_results(FILE *out, const struct report *rep, const struct report_section *s);
+/* Under a chart or table whose speedups carry "*": each handicapped baseline's reason once. */
+void report_handicap_notes(FILE *out, const struct report *rep);
 
 /*
  * "DEVICE · host r1 · file.json": a device's chart title (host and rank of

@@ -129,17 +129,5 @@ void report_speedup(FILE *out, const struct report *rep, const struct report_sec
                  "(GFLOP/s over OpenBLAS's, same precision and size%s)</text>\n",
             (left + right) / 2, (int)axis_y + 30, xlog ? "; log scale" : "");
     fputs("</svg>\n", out);
-    /* Once per distinct reason: a verdict against a handicapped baseline says so beside it. */
-    for (size_t b = 0; b < n; b++) {
-        const char *why = best[b]->baseline_handicap;
-        bool seen = !why;
-        for (size_t c = 0; c < b && !seen; c++)
-            seen = best[c]->baseline_handicap && !strcmp(best[c]->baseline_handicap, why);
-        if (seen)
-            continue;
-        fputs("<p class=\"note handicap\">* speedups marked * are against a handicapped CPU "
-              "baseline: ", out);
-        svg_esc(out, why);
-        fputs("</p>\n", out);
-    }
+    report_handicap_notes(out, rep);
 }

@@ -136,5 +136,26 @@ void report_results(FILE *out, const struct report *rep, const struct report_sec
         }
     }
     fputs("</table>\n", out);
+    report_handicap_notes(out, rep);
+}
+
+void report_handicap_notes(FILE *out, const struct report *rep)
+{
+    /* Each distinct reason once, as the files name it. */
+    for (size_t f = 0; f < rep->n_files; f++)
+        for (size_t i = 0; i < rep->files[f]->n_rows; i++) {
+            const char *why = rep->files[f]->rows[i].baseline_handicap;
+            bool seen = !why;
+            for (size_t g = 0; g <= f && !seen; g++)
+                for (size_t j = 0; j < (g < f ? rep->files[g]->n_rows : i) && !seen; j++)
+                    seen = rep->files[g]->rows[j].baseline_handicap &&
+                           !strcmp(rep->files[g]->rows[j].baseline_handicap, why);
+            if (seen)
+                continue;
+            fputs("<p class=\"note handicap\">* speedups marked * are against a handicapped "
+                  "CPU baseline: ", out);
+            svg_esc(out, why);
+            fputs("</p>\n", out);
+        }
 }
 
