@@ -757,11 +757,11 @@ static void stream_check_text(const struct stream *s, int i, char *buf, size_t l
 }
 
 /* Adds the n rows of one precision to out; rows: where they lie once all are added. */
-static int stream_rows(const struct clb_device *dev, bool cpu, const char *prec, int n,
+static int stream_rows(const struct clb_device *dev, bool cpu, enum clb_precision prec, int n,
                        struct clb_micro_results *out, struct clb_micro_row **rows)
 {
     for (int i = 0; i < n; i++)
-        if (!clb_micro_add(out, dev, "bandwidth", "gbps"))
+        if (!clb_micro_add(out, dev, CLB_BENCH_BANDWIDTH, "gbps"))
             return -1;
     /* The rows may have moved while growing: take them now. */
     for (int i = 0; i < n; i++) {
@@ -874,7 +874,7 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     struct clb_stream_verdict verdict = { "", "", "", "" };
     unsigned since_init = 0;
 
-    if (stream_rows(dev, cpu, prec, n_rows, out, rows))
+    if (stream_rows(dev, cpu, fp64 ? CLB_FP64 : CLB_FP32, n_rows, out, rows))
         return -1;
     /* The default shrinks to what the device allows; an explicit --bytes does not. */
     if (!bytes)
@@ -1056,7 +1056,7 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
                          const struct clb_micro_options *opt, bool fp64,
                          struct clb_micro_results *out)
 {
-    struct clb_micro_row *row = clb_micro_add(out, dev, "bandwidth", "gbps");
+    struct clb_micro_row *row = clb_micro_add(out, dev, CLB_BENCH_BANDWIDTH, "gbps");
     const size_t elem = fp64 ? sizeof(double) : sizeof(float);
     struct clb_error e = { "" };
     cl_program prog = NULL;
@@ -1067,9 +1067,9 @@ static int measure_local(const struct clb_device *dev, const struct clb_cl_env *
 
     if (!row)
         return -1;
-    row->precision = fp64 ? "fp64" : "fp32";
+    row->precision = fp64 ? CLB_FP64 : CLB_FP32;
     row->kernel = "local";
-    snprintf(row->case_, sizeof(row->case_), "%s local", row->precision);
+    snprintf(row->case_, sizeof(row->case_), "%s local", clb_precision_name(row->precision));
     if (local_unavailable(dev, fp64, row))
         return 0;
     if (local_build(dev, env, fp64, &prog, &k, &most, &e))
@@ -1111,8 +1111,8 @@ int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env
     bool fp32 = false, fp64 = false;
 
     for (size_t i = 0; opt->precisions && i < opt->n_precisions; i++) {
-        fp32 |= !strcmp(opt->precisions[i], "fp32");
-        fp64 |= !strcmp(opt->precisions[i], "fp64");
+        fp32 |= opt->precisions[i] == CLB_FP32;
+        fp64 |= opt->precisions[i] == CLB_FP64;
     }
     /* None asked for (or only precisions streams have not): BabelStream's default, double
      * where the device has it. */

@@ -48,14 +48,14 @@ _Static_assert(FP64_MAX_LANES + FP64_MAX_ROUNDS <= (UINT64_C(1) << DBL_MANT_DIG)
 /* Read through a volatile, so that no compiler, even across files, sees a = 1. */
 static volatile double coef_a = 1.0;
 
-static bool is_fp64(const char *precision)
+static bool is_fp64(enum clb_precision precision)
 {
-    return !strcmp(precision, "fp64");
+    return precision == CLB_FP64;
 }
 
-static bool known(const char *precision)
+static bool known(enum clb_precision precision)
 {
-    return is_fp64(precision) || !strcmp(precision, "fp32");
+    return precision == CLB_FP64 || precision == CLB_FP32;
 }
 
 const struct clb_host_peak_variant *const *clb_host_peak_variants(size_t *n)
@@ -65,16 +65,16 @@ const struct clb_host_peak_variant *const *clb_host_peak_variants(size_t *n)
 }
 
 const struct clb_host_peak_variant *clb_host_peak_pick(const struct clb_cpu_isa *isa,
-                                                       const char *precision)
+                                                       enum clb_precision precision)
 {
     for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
-        if (!strcmp(variants[i]->precision, precision) && variants[i]->supported(isa))
+        if (variants[i]->precision == precision && variants[i]->supported(isa))
             return variants[i];
     return NULL;
 }
 
 const struct clb_host_peak_variant *clb_host_peak_for_level(const struct clb_cpu_isa *isa,
-                                                            const char *precision,
+                                                            enum clb_precision precision,
                                                             enum clb_cpu_level level)
 {
     /* AVX without FMA: 256-bit multiplies and adds, which no variant runs (sse2's 128-bit
@@ -83,7 +83,7 @@ const struct clb_host_peak_variant *clb_host_peak_for_level(const struct clb_cpu
         return NULL;
     for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
         enum clb_cpu_level v;
-        if (!strcmp(variants[i]->precision, precision) && variants[i]->supported(isa) &&
+        if (variants[i]->precision == precision && variants[i]->supported(isa) &&
             clb_cpu_level_parse(variants[i]->name, &v) && v <= level)
             return variants[i];
     }
@@ -101,17 +101,17 @@ double clb_host_peak_flops(const struct clb_host_peak_variant *v, unsigned threa
     return (double)threads * (double)rounds * v->acc * clb_host_peak_lanes(v) * 2.0;
 }
 
-uint64_t clb_host_peak_max_rounds(const char *precision)
+uint64_t clb_host_peak_max_rounds(enum clb_precision precision)
 {
     return !known(precision) ? 0 : is_fp64(precision) ? FP64_MAX_ROUNDS : FP32_MAX_ROUNDS;
 }
 
-uint64_t clb_host_peak_max_lanes(const char *precision)
+uint64_t clb_host_peak_max_lanes(enum clb_precision precision)
 {
     return !known(precision) ? 0 : is_fp64(precision) ? FP64_MAX_LANES : FP32_MAX_LANES;
 }
 
-double clb_host_peak_expected(const char *precision, uint64_t index, uint64_t rounds)
+double clb_host_peak_expected(enum clb_precision precision, uint64_t index, uint64_t rounds)
 {
     return ldexp((double)(index + rounds), is_fp64(precision) ? FP64_Q_EXP : FP32_Q_EXP);
 }
@@ -552,7 +552,7 @@ done:
 
 int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_results *out)
 {
-    static const char *const precisions[] = { "fp32", "fp64" };
+    static const enum clb_precision precisions[] = { CLB_FP32, CLB_FP64 };
     struct clb_cpu_isa isa;
     const unsigned cpus = clb_cpu_count_available();
 
@@ -563,7 +563,7 @@ int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_resu
         bool wanted = !opt->precisions, measured = false;
 
         for (size_t i = 0; opt->precisions && i < opt->n_precisions; i++)
-            wanted |= !strcmp(opt->precisions[i], precisions[p]);
+            wanted |= opt->precisions[i] == precisions[p];
         if (!wanted)
             continue;
         const struct clb_host_peak_variant *also =
@@ -571,16 +571,17 @@ int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_resu
         for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]) && !clb_interrupted(); i++) {
             const struct clb_host_peak_variant *v = variants[i];
             const bool supported = v->supported(&isa);
-            if (strcmp(v->precision, precisions[p]) ||
+            if (v->precision != precisions[p] ||
                 (!opt->all_variants && (measured || !supported) && v != also))
                 continue;
-            struct clb_micro_row *row = clb_micro_add(out, NULL, "peak", "gflops");
+            struct clb_micro_row *row = clb_micro_add(out, NULL, CLB_BENCH_PEAK, "gflops");
             if (!row)
                 return -1;
             row->backend = "host";
             row->precision = v->precision;
             row->width = clb_host_peak_lanes(v);
-            snprintf(row->case_, sizeof(row->case_), "%s %s", v->precision, v->name);
+            snprintf(row->case_, sizeof(row->case_), "%s %s", clb_precision_name(v->precision),
+                     v->name);
             if (!supported) {
                 row->status = CLB_ROW_UNAVAILABLE;
                 snprintf(row->reason, sizeof(row->reason), "this CPU (or its OS) lacks %s",

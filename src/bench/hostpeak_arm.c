@@ -110,20 +110,20 @@ static unsigned sve_lanes_fp64(void)
 }
 
 const struct clb_host_peak_variant clb_hp_sve_fp32 = {
-    .name = "sve", .precision = "fp32", .lanes_now = sve_lanes_fp32, .acc = 24, .fused = true,
+    .name = "sve", .precision = CLB_FP32, .lanes_now = sve_lanes_fp32, .acc = 24, .fused = true,
     .supported = has_sve, .kernel = sve_fp32,
 };
 const struct clb_host_peak_variant clb_hp_sve_fp64 = {
-    .name = "sve", .precision = "fp64", .lanes_now = sve_lanes_fp64, .acc = 24, .fused = true,
+    .name = "sve", .precision = CLB_FP64, .lanes_now = sve_lanes_fp64, .acc = 24, .fused = true,
     .supported = has_sve, .kernel = sve_fp64,
 };
 
 const struct clb_host_peak_variant clb_hp_neon_fp32 = {
-    .name = "neon", .precision = "fp32", .lanes = 4, .acc = 24, .fused = true,
+    .name = "neon", .precision = CLB_FP32, .lanes = 4, .acc = 24, .fused = true,
     .supported = has_neon, .kernel = neon_fp32,
 };
 const struct clb_host_peak_variant clb_hp_neon_fp64 = {
-    .name = "neon", .precision = "fp64", .lanes = 2, .acc = 24, .fused = true,
+    .name = "neon", .precision = CLB_FP64, .lanes = 2, .acc = 24, .fused = true,
     .supported = has_neon, .kernel = neon_fp64,
 };
 #endif

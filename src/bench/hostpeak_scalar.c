@@ -47,10 +47,10 @@ static bool always(const struct clb_cpu_isa *isa)
 }
 
 const struct clb_host_peak_variant clb_hp_scalar_fp32 = {
-    .name = "scalar", .precision = "fp32", .lanes = 1, .acc = 12, .fused = false,
+    .name = "scalar", .precision = CLB_FP32, .lanes = 1, .acc = 12, .fused = false,
     .supported = always, .kernel = scalar_fp32,
 };
 const struct clb_host_peak_variant clb_hp_scalar_fp64 = {
-    .name = "scalar", .precision = "fp64", .lanes = 1, .acc = 12, .fused = false,
+    .name = "scalar", .precision = CLB_FP64, .lanes = 1, .acc = 12, .fused = false,
     .supported = always, .kernel = scalar_fp64,
 };

@@ -83,27 +83,27 @@ static bool has_sse2(const struct clb_cpu_isa *isa)
 }
 
 const struct clb_host_peak_variant clb_hp_avx512f_fp32 = {
-    .name = "avx512f", .precision = "fp32", .lanes = 16, .acc = 12, .fused = true,
+    .name = "avx512f", .precision = CLB_FP32, .lanes = 16, .acc = 12, .fused = true,
     .supported = has_avx512f, .kernel = avx512f_fp32,
 };
 const struct clb_host_peak_variant clb_hp_avx512f_fp64 = {
-    .name = "avx512f", .precision = "fp64", .lanes = 8, .acc = 12, .fused = true,
+    .name = "avx512f", .precision = CLB_FP64, .lanes = 8, .acc = 12, .fused = true,
     .supported = has_avx512f, .kernel = avx512f_fp64,
 };
 const struct clb_host_peak_variant clb_hp_avx2_fp32 = {
-    .name = "avx2+fma", .precision = "fp32", .lanes = 8, .acc = 12, .fused = true,
+    .name = "avx2+fma", .precision = CLB_FP32, .lanes = 8, .acc = 12, .fused = true,
     .supported = has_avx2_fma, .kernel = avx2_fp32,
 };
 const struct clb_host_peak_variant clb_hp_avx2_fp64 = {
-    .name = "avx2+fma", .precision = "fp64", .lanes = 4, .acc = 12, .fused = true,
+    .name = "avx2+fma", .precision = CLB_FP64, .lanes = 4, .acc = 12, .fused = true,
     .supported = has_avx2_fma, .kernel = avx2_fp64,
 };
 const struct clb_host_peak_variant clb_hp_sse2_fp32 = {
-    .name = "sse2", .precision = "fp32", .lanes = 4, .acc = 12, .fused = false,
+    .name = "sse2", .precision = CLB_FP32, .lanes = 4, .acc = 12, .fused = false,
     .supported = has_sse2, .kernel = sse2_fp32,
 };
 const struct clb_host_peak_variant clb_hp_sse2_fp64 = {
-    .name = "sse2", .precision = "fp64", .lanes = 2, .acc = 12, .fused = false,
+    .name = "sse2", .precision = CLB_FP64, .lanes = 2, .acc = 12, .fused = false,
     .supported = has_sse2, .kernel = sse2_fp64,
 };
 #endif

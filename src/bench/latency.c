@@ -75,7 +75,7 @@ int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
     char why[512] = "";
 
     for (int i = 0; i < N_FIGURES; i++)
-        if (!clb_micro_add(out, dev, "latency", "us"))
+        if (!clb_micro_add(out, dev, CLB_BENCH_LATENCY, "us"))
             return -1;
     for (int i = 0; i < N_FIGURES; i++) {
         rows[i] = &out->rows[out->n_rows - N_FIGURES + i];

@@ -5,7 +5,7 @@
 #include <string.h>
 
 struct clb_micro_row *clb_micro_add(struct clb_micro_results *r, const struct clb_device *dev,
-                                    const char *benchmark, const char *metric)
+                                    enum clb_benchmark benchmark, const char *metric)
 {
     if (r->n_rows == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 16;
@@ -19,6 +19,7 @@ struct clb_micro_row *clb_micro_add(struct clb_micro_results *r, const struct cl
     memset(row, 0, sizeof(*row));
     row->device = dev;
     row->benchmark = benchmark;
+    row->precision = CLB_PRECISION_NONE;
     row->metric = metric;
     /* Until a benchmark says otherwise: a row left half-made never reads as a result. */
     row->status = CLB_ROW_ERROR;
@@ -95,14 +96,15 @@ int clb_micro_push_alt(struct clb_micro_row *row, double seconds)
 }
 
 static const struct clb_micro_row *find(const struct clb_micro_results *r,
-                                        const struct clb_device *dev, const char *benchmark,
-                                        const char *precision, const char *case_)
+                                        const struct clb_device *dev,
+                                        enum clb_benchmark benchmark,
+                                        enum clb_precision precision, const char *case_)
 {
     for (size_t i = 0; i < r->n_rows; i++) {
         const struct clb_micro_row *row = &r->rows[i];
         if (row->device == dev && row->status == CLB_ROW_OK &&
-            !strcmp(row->benchmark, benchmark) &&
-            (!precision || (row->precision && row->headline && !strcmp(row->precision, precision))) &&
+            row->benchmark == benchmark &&
+            (precision == CLB_PRECISION_NONE || (row->headline && row->precision == precision)) &&
             (!case_ || !strcmp(row->case_, case_)))
             return row;
     }
@@ -110,7 +112,7 @@ static const struct clb_micro_row *find(const struct clb_micro_results *r,
 }
 
 double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device *dev,
-                      const char *precision)
+                      enum clb_precision precision)
 {
     /* A limit: another process can only slow a call down, so the fastest verified one counts. */
     const struct clb_micro_row *row = clb_micro_peak_row(r, dev, precision, NULL);
@@ -119,23 +121,23 @@ double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device
 
 const struct clb_micro_row *clb_micro_peak_row(const struct clb_micro_results *r,
                                                const struct clb_device *dev,
-                                               const char *precision, const char *isa)
+                                               enum clb_precision precision, const char *isa)
 {
     char case_[64];
 
     if (!isa)
-        return find(r, dev, "peak", precision, NULL);
-    snprintf(case_, sizeof(case_), "%s %s", precision, isa);
-    return find(r, dev, "peak", NULL, case_);
+        return find(r, dev, CLB_BENCH_PEAK, precision, NULL);
+    snprintf(case_, sizeof(case_), "%s %s", clb_precision_name(precision), isa);
+    return find(r, dev, CLB_BENCH_PEAK, CLB_PRECISION_NONE, case_);
 }
 
 /* Whether two peak rows are of one figure: the same device, backend and precision. */
 static bool same_peak(const struct clb_micro_row *a, const struct clb_micro_row *b)
 {
-    return a->device == b->device && !strcmp(a->benchmark, "peak") &&
-           !strcmp(b->benchmark, "peak") && !strcmp(a->backend ? a->backend : "",
-                                                    b->backend ? b->backend : "") &&
-           a->precision && b->precision && !strcmp(a->precision, b->precision);
+    return a->device == b->device && a->benchmark == CLB_BENCH_PEAK &&
+           b->benchmark == CLB_BENCH_PEAK &&
+           !strcmp(a->backend ? a->backend : "", b->backend ? b->backend : "") &&
+           a->precision != CLB_PRECISION_NONE && a->precision == b->precision;
 }
 
 void clb_micro_pick_headlines(struct clb_micro_results *r)

@@ -30,19 +30,20 @@ enum { VERIFY_CHUNK = 1 << 20 };
 static const unsigned widths[] = { 1, 2, 4, 8, 16 };
 
 static const struct ptype {
-    const char *precision, *type, *define, *metric;
+    enum clb_precision precision;
+    const char *type, *define, *metric;
     size_t size, out_size; /* bytes of one coefficient, of one output element */
     unsigned iters;
     bool extension; /* needs an OpenCL extension: a failed build reads unavailable */
 } ptypes[] = {
-    { "fp32", "float", "", "gflops", 4, 4, ITERS, false },
-    { "fp64", "double", "-DT_IS_DOUBLE", "gflops", 8, 8, ITERS, true },
-    { "fp16", "half", "-DT_IS_HALF", "gflops", 2, 4, ITERS, true },
-    { "bf16", NULL, NULL, "gflops", 2, 4, 0, true }, /* no OpenCL C arithmetic: unavailable */
-    { "int32", "uint", "-DT_IS_UINT", "giops", 4, 4, ITERS, false },
-    { "int16", "ushort", "-DT_IS_UINT -DT_IS_NARROW", "giops", 2, 4, ITERS, false },
-    { "int8", "uchar", "-DT_IS_UINT -DT_IS_NARROW", "giops", 1, 4, ITERS_INT8, false },
-    { "int8dot", "uint", "-DT_IS_DOT", "giops", 4, 4, ITERS, true },
+    { CLB_FP32, "float", "", "gflops", 4, 4, ITERS, false },
+    { CLB_FP64, "double", "-DT_IS_DOUBLE", "gflops", 8, 8, ITERS, true },
+    { CLB_FP16, "half", "-DT_IS_HALF", "gflops", 2, 4, ITERS, true },
+    { CLB_BF16, NULL, NULL, "gflops", 2, 4, 0, true }, /* no OpenCL C arithmetic: unavailable */
+    { CLB_INT32, "uint", "-DT_IS_UINT", "giops", 4, 4, ITERS, false },
+    { CLB_INT16, "ushort", "-DT_IS_UINT -DT_IS_NARROW", "giops", 2, 4, ITERS, false },
+    { CLB_INT8, "uchar", "-DT_IS_UINT -DT_IS_NARROW", "giops", 1, 4, ITERS_INT8, false },
+    { CLB_INT8DOT, "uint", "-DT_IS_DOT", "giops", 4, 4, ITERS, true },
 };
 
 /* int8dot: one width, the 4 int8 lanes of a packed dot product; 8 operations each (4
@@ -83,19 +84,19 @@ unsigned clb_peak_chains(bool gpu, unsigned width, size_t element_bytes)
     return fit < 1 ? 1 : fit > CLB_PEAK_MAX_CHAINS ? CLB_PEAK_MAX_CHAINS : (unsigned)fit;
 }
 
-void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsigned width,
+void clb_peak_expect_init(struct clb_peak_expect *x, enum clb_precision precision, unsigned width,
                           unsigned chains, unsigned iters)
 {
     const int64_t w = width, c = chains, lanes = c * w;
-    const bool narrow = !strcmp(precision, "int16") || !strcmp(precision, "int8");
+    const bool narrow = precision == CLB_INT16 || precision == CLB_INT8;
 
     memset(x, 0, sizeof(*x));
-    x->integer = narrow || !strcmp(precision, "int32") || !strcmp(precision, "int8dot");
-    x->form = !x->integer || !strcmp(precision, "int8dot") ? CLB_PEAK_BY_CLASS
+    x->integer = narrow || precision == CLB_INT32 || precision == CLB_INT8DOT;
+    x->form = !x->integer || precision == CLB_INT8DOT ? CLB_PEAK_BY_CLASS
               : narrow                                     ? CLB_PEAK_WRAPPED
                                                            : CLB_PEAK_LINEAR;
-    x->out_size = !strcmp(precision, "fp64") ? 8 : 4;
-    if (!strcmp(precision, "int8dot")) {
+    x->out_size = precision == CLB_FP64 ? 8 : 4;
+    if (precision == CLB_INT8DOT) {
         /* Not linear: run every chain of every class of work-items, as the kernel does. */
         for (uint32_t m = 0; m < 7; m++) {
             uint32_t sum = 0;
@@ -121,7 +122,7 @@ void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsi
             /* Chain j of work-item g ends at (A_j + u) mod 2^bits, A_j = a_n s_j + c_n (s_j =
              * k + 9 l) and u = a_n 7919 g: the work-item's plain sum is sum A_j + n u less
              * 2^bits for every A_j >= 2^bits - u, counted in the sorted A_j. */
-            const uint32_t bits = !strcmp(precision, "int8") ? 8 : 16;
+            const uint32_t bits = precision == CLB_INT8 ? 8 : 16;
             if (lanes > (int64_t)(sizeof(x->ends) / sizeof(x->ends[0])))
                 return; /* wider than any kernel: nothing verifies */
             x->mask = (UINT32_C(1) << bits) - 1;
@@ -260,7 +261,7 @@ static int set_coefficients(cl_kernel k, const struct ptype *t, struct clb_error
     } else if (!strcmp(t->type, "half")) {
         a.h = cl_half_from_float((float)FA, CL_HALF_RTE);
         b.h = cl_half_from_float((float)FB, CL_HALF_RTE);
-    } else if (!strcmp(t->precision, "int8dot")) {
+    } else if (t->precision == CLB_INT8DOT) {
         a.u = DOT_A;
         b.u = DOT_B;
     } else if (t->size == 1) {
@@ -469,7 +470,7 @@ static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
 {
     struct clb_error e = { "" };
     char options[sizeof(row->launch.options)], log[sizeof(row->reason) - 64];
-    const bool dot = !strcmp(t->precision, "int8dot");
+    const bool dot = t->precision == CLB_INT8DOT;
     cl_program prog = NULL;
     cl_kernel k = NULL;
     cl_mem out = NULL;
@@ -578,15 +579,15 @@ static bool available(const struct clb_device *dev, const struct ptype *t, char 
     const char *ext = clb_device_str(dev, CLB_PROP_EXTENSIONS);
 
     variant[0] = '\0';
-    if (!strcmp(t->precision, "fp64") && !clb_device_bool(dev, CLB_PROP_FP64)) {
+    if (t->precision == CLB_FP64 && !clb_device_bool(dev, CLB_PROP_FP64)) {
         snprintf(why, why_len, "device has no fp64 (cl_khr_fp64)");
         return false;
     }
-    if (!strcmp(t->precision, "fp16") && !clb_device_bool(dev, CLB_PROP_FP16)) {
+    if (t->precision == CLB_FP16 && !clb_device_bool(dev, CLB_PROP_FP16)) {
         snprintf(why, why_len, "device has no fp16 (cl_khr_fp16)");
         return false;
     }
-    if (!strcmp(t->precision, "bf16")) {
+    if (t->precision == CLB_BF16) {
         /* The only OpenCL C bfloat16 extension converts: arithmetic on it would be fp32's. */
         if (has_extension(ext, "cl_intel_bfloat16_conversions"))
             snprintf(why, why_len, "OpenCL C has no bfloat16 arithmetic: the device's "
@@ -597,7 +598,7 @@ static bool available(const struct clb_device *dev, const struct ptype *t, char 
                                    "bfloat16 arithmetic");
         return false;
     }
-    if (strcmp(t->precision, "int8dot"))
+    if (t->precision != CLB_INT8DOT)
         return true;
     /* The extension's built-ins are declared only for OpenCL C 3.0 by some compilers
      * (Intel's NEO, clang: tests/source/int8dot-std.sh); in 1.2 mode they are missing. */
@@ -637,22 +638,22 @@ int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
 {
     for (size_t p = 0; p < sizeof(ptypes) / sizeof(ptypes[0]); p++) {
         const struct ptype *t = &ptypes[p];
-        const bool dot = !strcmp(t->precision, "int8dot");
+        const bool dot = t->precision == CLB_INT8DOT;
         struct clb_micro_row *best = NULL;
         bool wanted = !opt->precisions;
         char variant[48], why[sizeof(out->rows[0].reason)];
 
         for (size_t i = 0; opt->precisions && i < opt->n_precisions; i++)
-            wanted |= !strcmp(opt->precisions[i], t->precision);
+            wanted |= opt->precisions[i] == t->precision;
         if (!wanted)
             continue;
         if (!available(dev, t, variant, sizeof(variant), why, sizeof(why))) {
-            struct clb_micro_row *row = clb_micro_add(out, dev, "peak", t->metric);
+            struct clb_micro_row *row = clb_micro_add(out, dev, CLB_BENCH_PEAK, t->metric);
             if (!row)
                 return -1;
             row->precision = t->precision;
             row->headline = true;
-            snprintf(row->case_, sizeof(row->case_), "%s", t->precision);
+            snprintf(row->case_, sizeof(row->case_), "%s", clb_precision_name(t->precision));
             row->status = CLB_ROW_UNAVAILABLE;
             snprintf(row->reason, sizeof(row->reason), "%s", why);
             continue;
@@ -660,16 +661,17 @@ int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
         const size_t first = out->n_rows, n_widths = dot ? 1 : sizeof(widths) / sizeof(widths[0]);
         for (size_t w = 0; w < n_widths; w++) {
             const unsigned width = dot ? DOT_WIDTH : widths[w];
-            struct clb_micro_row *row = clb_micro_add(out, dev, "peak", t->metric);
+            struct clb_micro_row *row = clb_micro_add(out, dev, CLB_BENCH_PEAK, t->metric);
             if (!row)
                 return -1;
             row->precision = t->precision;
             row->width = width;
-            snprintf(row->case_, sizeof(row->case_), "%s x%u", t->precision, width);
+            snprintf(row->case_, sizeof(row->case_), "%s x%u", clb_precision_name(t->precision),
+                     width);
             measure(dev, env, opt, t, width, variant, row);
             if (w == 0 && row->status == CLB_ROW_UNAVAILABLE) {
                 /* Its compiler refused the first width: one row says so for them all. */
-                snprintf(row->case_, sizeof(row->case_), "%s", t->precision);
+                snprintf(row->case_, sizeof(row->case_), "%s", clb_precision_name(t->precision));
                 row->width = 0;
                 break;
             }

@@ -340,7 +340,7 @@ int clb_transfer_run(const struct clb_device *dev, const struct clb_cl_env *env,
         for (int dir = 0; dir < 2; dir++) {
             for (size_t i = 0; i < n_sizes; i++) {
                 struct clb_micro_row *row = clb_micro_add(
-                    out, dev, "transfer", m == CLB_TRANSFER_ZERO_COPY ? "us" : "gbps");
+                    out, dev, CLB_BENCH_TRANSFER, m == CLB_TRANSFER_ZERO_COPY ? "us" : "gbps");
                 char size_s[32];
                 if (!row)
                     return -1;

@@ -127,8 +127,8 @@ int clb_opt_precisions(const char *arg, void *field, struct clb_error *e)
         if (next_item(&s, item, sizeof(item), e))
             return -1;
         bool all = strcmp(item, "all") == 0, found = all;
-        for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
-            if (!all && strcmp(item, clb_precision_name((enum clb_precision)p)) != 0)
+        for (int p = 0; p < CLB_GEMM_PRECISIONS; p++) {
+            if (!all && clb_precision_from_name(item) != (enum clb_precision)p)
                 continue;
             found = true;
             bool dup = false;
@@ -287,7 +287,7 @@ int clb_opt_blas_core(const char *arg, void *field, struct clb_error *e)
 
 void clb_precision_words(FILE *out)
 {
-    for (int p = 0; p < CLB_PRECISION_COUNT; p++)
+    for (int p = 0; p < CLB_GEMM_PRECISIONS; p++)
         fprintf(out, "%s ", clb_precision_name((enum clb_precision)p));
     fputs("all ", out);
 }

@@ -17,7 +17,7 @@ static const char *device_name(const struct clb_device *dev)
 /* A bandwidth triad that measured and verified (what the reader calls has_value). */
 static bool triad_row(const struct clb_micro_row *r)
 {
-    return !strcmp(r->benchmark, "bandwidth") &&
+    return r->benchmark == CLB_BENCH_BANDWIDTH &&
            (!strcmp(r->case_, "fp32 triad") || !strcmp(r->case_, "fp64 triad")) &&
            r->n_times && r->status == CLB_ROW_OK;
 }
@@ -49,7 +49,7 @@ int clb_run_speeds_init(struct clb_run_speeds *s, const struct clb_micro_results
                                                      .device_id = s->ids[s->n_rows],
                                                      .rank = -1,
                                                      .backend = r->backend ? r->backend : "clbench",
-                                                     .precision = r->precision, .triad = true,
+                                                     .precision = clb_precision_name(r->precision), .triad = true,
                                                      .bandwidth_gbps = r->value };
         s->n_rows++;
     }

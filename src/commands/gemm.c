@@ -517,20 +517,16 @@ static int gemm_begin(struct clb_run *run)
  * and each device's peak (and, for run, its memory bandwidth), in the GEMM
  * precisions.
  */
-static struct clb_micro_options limit_options(const struct gemm_config *cfg, const char **precs)
+static struct clb_micro_options limit_options(const struct gemm_config *cfg)
 {
-    for (size_t i = 0; i < cfg->precisions.n; i++)
-        precs[i] = clb_precision_name(cfg->precisions.v[i]);
-    return (struct clb_micro_options){ .runs = 3, .precisions = precs,
+    return (struct clb_micro_options){ .runs = 3, .precisions = cfg->precisions.v,
                                        .n_precisions = cfg->precisions.n };
 }
 
 static void limits_host_step(struct clb_run *run)
 {
     struct gemm_state *g = run->cmd;
-    const char *precs[CLB_PRECISION_COUNT];
-
-    struct clb_micro_options mopt = limit_options(g->cfg, precs);
+    struct clb_micro_options mopt = limit_options(g->cfg);
     const struct clb_gemm_backend *base = clb_gemm_baseline(&g->opt);
     enum clb_cpu_level level;
     char why[256];
@@ -549,8 +545,7 @@ static void limits_device_step(struct clb_run *run, size_t d)
 {
     struct gemm_state *g = run->cmd;
     const struct clb_selection *sel = &run->sel;
-    const char *precs[CLB_PRECISION_COUNT];
-    const struct clb_micro_options mopt = limit_options(g->cfg, precs);
+    const struct clb_micro_options mopt = limit_options(g->cfg);
     struct clb_cl_env env;
     struct clb_error e;
 
@@ -613,7 +608,7 @@ static void hold_against_limits(struct gemm_state *g)
         clb_fleet_local_ranks() > 1 ? 1.0 : clb_cpu_core_share(res->host_threads);
     for (size_t i = 0; i < res->n_rows; i++) {
         struct clb_gemm_row *row = &res->rows[i];
-        const char *prec = clb_precision_name(row->precision);
+        const enum clb_precision prec = row->precision;
         /* An OpenCL CPU device runs on the host's silicon: both peaks apply. */
         const bool on_host = !row->device || clb_device_is_cpu(row->device);
         const struct clb_micro_row *dev_peak =

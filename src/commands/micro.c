@@ -181,7 +181,8 @@ struct micro_run {
     struct micro_config *cfg;
     micro_fn fn;
     const char *name;
-    const char *precs[CLB_PRECISION_COUNT];
+    enum clb_benchmark bench;
+    enum clb_precision precs[CLB_GEMM_PRECISIONS];
     struct clb_micro_options opt;
     struct clb_micro_results res;
     struct clb_micro_report report;
@@ -199,7 +200,7 @@ static int check_stream_bytes(const struct micro_run *m)
     bool fp32_only = m->opt.n_precisions > 0;
 
     for (size_t i = 0; i < m->opt.n_precisions; i++)
-        fp32_only &= !strcmp(m->precs[i], "fp32");
+        fp32_only &= m->precs[i] == CLB_FP32;
     const uint64_t least = CLB_STREAM_MIN_ELEMENTS * (fp32_only ? 4u : 8u);
     for (size_t i = 0; i < (cfg->sizes.n ? cfg->sizes.n : 1); i++) {
         const uint64_t b = cfg->sizes.n ? cfg->sizes.v[i] : cfg->bytes;
@@ -231,16 +232,16 @@ static int micro_validate(struct clb_run *run)
     /* Streams run in fp32 and fp64; "all" means both. */
     for (size_t i = 0; i < cfg->precisions.n; i++) {
         const enum clb_precision p = cfg->precisions.v[i];
-        if (p == CLB_FP16 && cfg->precisions.n < CLB_PRECISION_COUNT) {
+        if (p == CLB_FP16 && cfg->precisions.n < CLB_GEMM_PRECISIONS) {
             fprintf(stderr, "clbench %s: option --precision: streams run in fp32 and fp64, "
                             "not fp16\n", m->name);
             rc = CLB_EXIT_USAGE;
         }
         if (p != CLB_FP16)
-            m->precs[m->opt.n_precisions++] = clb_precision_name(p);
+            m->precs[m->opt.n_precisions++] = p;
     }
     m->opt.precisions = m->opt.n_precisions ? m->precs : NULL;
-    if (!strcmp(m->name, "bandwidth") && rc == CLB_EXIT_OK)
+    if (m->bench == CLB_BENCH_BANDWIDTH && rc == CLB_EXIT_OK)
         rc = check_stream_bytes(m);
     if (cfg->bytes && cfg->sizes.n) {
         fprintf(stderr, "clbench %s: options --bytes and --sizes conflict: give one\n", m->name);
@@ -278,7 +279,7 @@ static void micro_device_step(struct clb_run *run, size_t i)
         fprintf(stderr, "[%zu/%zu] %s %s ...\n", i + 1, sel->n_devices, m->name,
                 clb_device_str(sel->devices[i], CLB_PROP_NAME));
     if (clb_cl_env_init(&env, sel->devices[i]->id, false, &e)) {
-        struct clb_micro_row *row = clb_micro_add(&m->res, sel->devices[i], m->name, "gbps");
+        struct clb_micro_row *row = clb_micro_add(&m->res, sel->devices[i], m->bench, "gbps");
         if (row) {
             row->status = CLB_ROW_ERROR;
             snprintf(row->case_, sizeof(row->case_), "all");
@@ -324,7 +325,8 @@ static void micro_finish(struct clb_run *run)
     };                                                                                     \
     static int run_##name_(void *config, int n, char **ops)                                \
     {                                                                                      \
-        struct micro_run m = { .cfg = config, .fn = fn_, .name = #name_ };                 \
+        struct micro_run m = { .cfg = config, .fn = fn_, .name = #name_,                   \
+                               .bench = clb_benchmark_from_name(#name_) };                 \
         (void)n;                                                                           \
         (void)ops;                                                                         \
         return clb_measure_run(&measure_##name_, &m, &m.cfg->common);                      \

@@ -4,11 +4,22 @@
 #include <stdio.h>
 #include <string.h>
 
+static const char *const precision_names[CLB_PRECISION_COUNT] = {
+    [CLB_FP32] = "fp32", [CLB_FP64] = "fp64",   [CLB_FP16] = "fp16", [CLB_BF16] = "bf16",
+    [CLB_INT32] = "int32", [CLB_INT16] = "int16", [CLB_INT8] = "int8", [CLB_INT8DOT] = "int8dot",
+};
+
 const char *clb_precision_name(enum clb_precision p)
 {
-    static const char *const names[] = { [CLB_FP32] = "fp32", [CLB_FP64] = "fp64",
-                                         [CLB_FP16] = "fp16" };
-    return p < CLB_PRECISION_COUNT ? names[p] : "?";
+    return (unsigned)p < CLB_PRECISION_COUNT ? precision_names[p] : NULL;
+}
+
+enum clb_precision clb_precision_from_name(const char *name)
+{
+    for (unsigned p = 0; name && p < CLB_PRECISION_COUNT; p++)
+        if (!strcmp(precision_names[p], name))
+            return (enum clb_precision)p;
+    return CLB_PRECISION_NONE;
 }
 
 const char *clb_code_path_name(enum clb_code_path c)

@@ -24,19 +24,14 @@ static const struct {
     [CLB_DS_BOOST_CLOCK] = { "boost_clock", "MHz", "mhz", 1 },
 };
 
-bool clb_ds_vector_figure(const char *precision, enum clb_ds_figure *f)
+bool clb_ds_vector_figure(enum clb_precision precision, enum clb_ds_figure *f)
 {
-    if (!precision)
-        return false;
-    if (!strcmp(precision, "fp64"))
-        *f = CLB_DS_FP64_VECTOR;
-    else if (!strcmp(precision, "fp32"))
-        *f = CLB_DS_FP32_VECTOR;
-    else if (!strcmp(precision, "fp16"))
-        *f = CLB_DS_FP16_VECTOR;
-    else
-        return false;
-    return true;
+    switch (precision) {
+    case CLB_FP64: *f = CLB_DS_FP64_VECTOR; return true;
+    case CLB_FP32: *f = CLB_DS_FP32_VECTOR; return true;
+    case CLB_FP16: *f = CLB_DS_FP16_VECTOR; return true;
+    default: return false;
+    }
 }
 
 const char *clb_ds_figure_key(enum clb_ds_figure f)

@@ -66,19 +66,18 @@ const struct clb_ds_core *clb_host_core(void)
  * unknown.
  */
 static struct clb_datasheet_ref derived_ref(const struct clb_micro_results *micro,
-                                            const char *precision, double share)
+                                            enum clb_precision precision, double share)
 {
     struct clb_datasheet_ref ref = { 0 };
-    const unsigned elem_bits = !strcmp(precision, "fp32") ? 32 : !strcmp(precision, "fp64") ? 64
-                                                                                             : 0;
+    const unsigned elem_bits = precision == CLB_FP32 ? 32 : precision == CLB_FP64 ? 64 : 0;
     /* The clock measured during this precision's FMA run: the headline's, else that of any
      * row of the precision (-v measures every ISA variant, each under its own load). */
     double ghz = 0;
     for (int pass = 0; pass < 2 && !ghz; pass++)
         for (size_t i = 0; micro && i < micro->n_rows && !ghz; i++) {
             const struct clb_micro_row *r = &micro->rows[i];
-            if (!r->device && !strcmp(r->benchmark, "peak") && r->precision &&
-                !strcmp(r->precision, precision) && (pass || r->headline))
+            if (!r->device && r->benchmark == CLB_BENCH_PEAK && r->precision == precision &&
+                (pass || r->headline))
                 ghz = r->clock_ghz;
         }
     struct clb_cpu_isa isa;
@@ -104,8 +103,8 @@ static struct clb_datasheet_ref derived_ref(const struct clb_micro_results *micr
     const double cores = (p_cores + e_cores) * share;
     ref = (struct clb_datasheet_ref){ .value = cores * fpc * ghz,
                                       .name = core->name,
-                                      .figure = !strcmp(precision, "fp32") ? "fp32_vector"
-                                                                          : "fp64_vector",
+                                      .figure = precision == CLB_FP32 ? "fp32_vector"
+                                                                     : "fp64_vector",
                                       .source = core->source,
                                       .parts = 1,
                                       .derived = true,
@@ -132,7 +131,7 @@ static struct clb_datasheet_ref device_ref(const struct clb_micro_results *micro
 
     if (!ref.value && clb_device_is_cpu(dev) &&
         (f == CLB_DS_FP32_VECTOR || f == CLB_DS_FP64_VECTOR))
-        ref = derived_ref(micro, f == CLB_DS_FP32_VECTOR ? "fp32" : "fp64",
+        ref = derived_ref(micro, f == CLB_DS_FP32_VECTOR ? CLB_FP32 : CLB_FP64,
                           cpu_device_share(dev));
     return ref;
 }
@@ -158,10 +157,9 @@ void clb_datasheet_attach(struct clb_micro_results *res)
     for (size_t i = 0; i < res->n_rows; i++) {
         struct clb_micro_row *row = &res->rows[i];
         enum clb_ds_figure f;
-        const size_t len = strlen(row->case_);
         /* Local memory is on the chip: no datasheet figure is of it. */
-        if (!strcmp(row->benchmark, "bandwidth") &&
-            !(len > 6 && !strcmp(row->case_ + len - 6, " local"))) {
+        if (row->benchmark == CLB_BENCH_BANDWIDTH &&
+            !(row->kernel && !strcmp(row->kernel, "local"))) {
             row->datasheet = datasheet_ref(row->device, CLB_DS_MEMORY);
             /* Arrays that fit in the last-level cache ran from it, not from DRAM. */
             if (row->array_bytes) {
@@ -172,9 +170,9 @@ void clb_datasheet_attach(struct clb_micro_results *res)
                 row->datasheet = (struct clb_datasheet_ref){ 0 };
                 row->datasheet_withheld = true;
             }
-        } else if (!strcmp(row->benchmark, "peak") && !row->device)
+        } else if (row->benchmark == CLB_BENCH_PEAK && !row->device)
             row->datasheet = derived_ref(res, row->precision, 1.0);
-        else if (!strcmp(row->benchmark, "peak") && clb_ds_vector_figure(row->precision, &f))
+        else if (row->benchmark == CLB_BENCH_PEAK && clb_ds_vector_figure(row->precision, &f))
             row->datasheet = device_ref(res, row->device, f);
     }
 }
@@ -184,11 +182,10 @@ void clb_datasheet_attach_gemm(struct clb_gemm_results *res,
 {
     for (size_t i = 0; i < res->n_rows; i++) {
         struct clb_gemm_row *row = &res->rows[i];
-        const char *prec = clb_precision_name(row->precision);
         enum clb_ds_figure f;
         if (!row->device)
-            row->datasheet = derived_ref(micro, prec, host_share);
-        else if (clb_ds_vector_figure(prec, &f))
+            row->datasheet = derived_ref(micro, row->precision, host_share);
+        else if (clb_ds_vector_figure(row->precision, &f))
             row->datasheet = device_ref(micro, row->device, f);
     }
 }

@@ -328,7 +328,7 @@ static void one(const struct clb_mpi_world *w, const struct clb_collective_optio
 {
     const enum op op = op_of(name);
     struct clb_micro_row scratch = { 0 };
-    struct clb_micro_row *row = clb_micro_add(out, opt->device, "collective", "gbps");
+    struct clb_micro_row *row = clb_micro_add(out, opt->device, CLB_BENCH_COLLECTIVE, "gbps");
     const bool lost = !row; /* still takes part, so the other ranks are not left waiting */
     struct buffers b = { 0 };
     char why[256] = "", size_s[32];

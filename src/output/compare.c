@@ -59,7 +59,7 @@ static void write_unpaired(FILE *out, const struct clb_comparison *c, const char
 
     for (size_t k = 0; k < c->n_unpaired; k++) {
         const struct clb_compare_unpaired *u = &c->unpaired[k];
-        fprintf(out, "%snot compared: %s %s %s on %s", prefix, u->first->benchmark,
+        fprintf(out, "%snot compared: %s %s %s on %s", prefix, u->first->benchmark_name,
                 u->first->case_, u->first->backend, u->first->device);
         if (strcmp(u->first->device, u->other->device))
             fprintf(out, " / %s", u->other->device);
@@ -215,7 +215,7 @@ static int write_table(FILE *out, const struct clb_comparison *c, const struct c
         const struct clb_result_row *p = placed(row->row, c->n_files);
         if (p && used < sizeof(dev))
             snprintf(dev + used, sizeof(dev) - used, " @ %s:%d", p->host, p->local_rank);
-        cp[0] = row->row[0]->benchmark;
+        cp[0] = row->row[0]->benchmark_name;
         cp[1] = row->row[0]->case_;
         cp[2] = row->row[0]->backend;
         cp[3] = dev;
@@ -306,7 +306,7 @@ static json_t *row_json(const struct clb_comparison *c, const struct clb_compare
                                          : json_null());
     }
     json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-                          "benchmark", row->row[0]->benchmark, "case",
+                          "benchmark", row->row[0]->benchmark_name, "case",
                           row->row[0]->case_, "backend", row->row[0]->backend,
                           "metric", row->row[0]->metric, "stat",
                           clb_compare_stat(row->row[0]), "devices", devices,
@@ -362,7 +362,7 @@ static json_t *unpaired_json(const struct clb_comparison *c, const struct clb_co
                                                                  u->diff[d].other)));
     const struct clb_result_row *p = unpaired_place(u);
     return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
-                     "benchmark", u->first->benchmark, "case",
+                     "benchmark", u->first->benchmark_name, "case",
                      u->first->case_, "backend", u->first->backend,
                      "device", u->first->device, "file",
                      c->files[u->file]->path, "device_in_file",
@@ -439,7 +439,7 @@ static int write_csv(FILE *out, const struct clb_comparison *c, const struct clb
         const struct clb_compare_row *row = &c->rows[r];
         for (size_t i = 0; i < c->n_files; i++) {
             const struct clb_result_row *ri = row->row[i];
-            fprintf(out, "%s,", row->row[0]->benchmark);
+            fprintf(out, "%s,", row->row[0]->benchmark_name);
             clb_csv_field(out, row->row[0]->case_);
             fprintf(out, ",%s,", row->row[0]->backend);
             clb_csv_field(out, row->row[0]->device);

@@ -14,10 +14,10 @@ static void figure_name(const struct clb_result_row *r, char *buf, size_t len)
 {
     /* Ranks with several devices: each of their devices is a step of its own. */
     if (r->slot > 0)
-        snprintf(buf, len, "%s %s %s [device %d]", r->benchmark, r->case_, r->backend,
+        snprintf(buf, len, "%s %s %s [device %d]", r->benchmark_name, r->case_, r->backend,
                  r->slot + 1);
     else
-        snprintf(buf, len, "%s %s %s", r->benchmark, r->case_, r->backend);
+        snprintf(buf, len, "%s %s %s", r->benchmark_name, r->case_, r->backend);
 }
 
 static double num(json_t *o, const char *key)
@@ -199,8 +199,9 @@ static int write_csv(FILE *out, const struct clb_result_file *f)
         const struct clb_result_row *r = &f->rows[i];
         clb_csv_field(out, r->host);
         fprintf(out, ",%d,%d,", r->rank, r->local_rank);
-        const char *const cells[] = { r->benchmark, r->case_, r->backend,
-                                      r->precision ? r->precision : "", r->device, r->status,
+        const char *const cells[] = { r->benchmark_name, r->case_, r->backend,
+                                      r->precision_name ? r->precision_name : "", r->device,
+                                      r->status,
                                       r->metric };
         for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
             clb_csv_field(out, cells[c]);

@@ -9,7 +9,7 @@
 
 bool clb_micro_row_shown(const struct clb_micro_row *row, bool verbose)
 {
-    return verbose || strcmp(row->benchmark, "peak") || row->headline;
+    return verbose || row->benchmark != CLB_BENCH_PEAK || row->headline;
 }
 
 void clb_micro_resident_why(const struct clb_micro_row *r, char *buf, size_t len)
@@ -29,9 +29,9 @@ static json_t *config_json(const struct clb_micro_row *row, bool measured)
         return json_pack("{s:i, s:s, s:f}", "ranks", row->ranks, "buffers",
                          row->device ? "device" : "host", "bytes_per_call", row->work);
     json_t *c = json_object();
-    if (!strcmp(row->benchmark, "peak") && row->width)
+    if (row->benchmark == CLB_BENCH_PEAK && row->width)
         json_object_set_new(c, "width", json_integer((json_int_t)row->width));
-    if (!strcmp(row->benchmark, "bandwidth") && measured && row->work > 0)
+    if (row->benchmark == CLB_BENCH_BANDWIDTH && measured && row->work > 0)
         json_object_set_new(c, "bytes_per_call", json_real(row->work));
     /* A headline of another statistic is another figure (absent: the median). */
     if (row->stat_best)
@@ -47,8 +47,8 @@ static json_t *launch_json(const struct clb_micro_row *row)
 
     json_object_set_new(j, row->device ? "global_size" : "threads",
                         json_integer((json_int_t)l->global_size));
-    const bool peak = row->device && !strcmp(row->benchmark, "peak");
-    if (peak || !strcmp(row->benchmark, "bandwidth"))
+    const bool peak = row->device && row->benchmark == CLB_BENCH_PEAK;
+    if (peak || row->benchmark == CLB_BENCH_BANDWIDTH)
         json_object_set_new(j, "local_size", l->local_size
                                                  ? json_integer((json_int_t)l->local_size)
                                                  : json_null());
@@ -82,7 +82,7 @@ static void timer_json(json_t *o, const struct clb_micro_row *row)
                                             ? json_string(row->timer_why)
                                             : json_null());
     /* Only bandwidth keeps a second clock. */
-    if (strcmp(row->benchmark, "bandwidth"))
+    if (row->benchmark != CLB_BENCH_BANDWIDTH)
         return;
 
     json_t *alt = json_array();
@@ -168,7 +168,7 @@ static json_t *row_json(const struct clb_micro_row *row)
                                            row->status == CLB_ROW_FAILED);
 
     clb_device_id(row->device, id, sizeof(id));
-    json_object_set_new(o, "benchmark", json_string(row->benchmark));
+    json_object_set_new(o, "benchmark", json_string(clb_benchmark_name(row->benchmark)));
     json_object_set_new(o, "case", json_string(row->case_));
     json_object_set_new(o, "metric", json_string(row->metric));
     json_object_set_new(o, "device", json_string(id));
@@ -176,8 +176,8 @@ static json_t *row_json(const struct clb_micro_row *row)
     json_object_set_new(o, "backend", json_string(row->backend ? row->backend : "clbench"));
     json_object_set_new(o, "baseline", json_false());
     json_object_set_new(o, "config", config_json(row, measured));
-    if (row->precision)
-        json_object_set_new(o, "precision", json_string(row->precision));
+    if (row->precision != CLB_PRECISION_NONE)
+        json_object_set_new(o, "precision", json_string(clb_precision_name(row->precision)));
     if (row->ranks)
         json_object_set_new(o, "ranks", json_integer(row->ranks));
     if (row->width) {
@@ -235,7 +235,7 @@ static int write_csv(FILE *out, const struct clb_micro_report *r)
         clb_device_id(row->device, id, sizeof(id));
         fprintf(out, "%s,", id);
         clb_csv_field(out, row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU");
-        fprintf(out, ",%s,", row->benchmark);
+        fprintf(out, ",%s,", clb_benchmark_name(row->benchmark));
         clb_csv_field(out, row->case_);
         fprintf(out, ",%s,%s,", row->metric, clb_row_status_name(row->status));
         if (row->n_times)

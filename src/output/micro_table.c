@@ -66,7 +66,7 @@ static void cache_notes(FILE *out, const struct clb_micro_results *res)
 /* A measured, shown transfer row of a device that shares the host's memory. */
 static bool unified_transfer(const struct clb_micro_row *r, bool verbose)
 {
-    return r->device && !strcmp(r->benchmark, "transfer") && r->n_times &&
+    return r->device && r->benchmark == CLB_BENCH_TRANSFER && r->n_times &&
            clb_micro_row_shown(r, verbose) &&
            clb_device_u64(r->device, CLB_PROP_HOST_UNIFIED_MEMORY);
 }
@@ -93,13 +93,14 @@ static void unified_notes(FILE *out, const struct clb_micro_results *res, bool v
 
 static bool sweep_triad(const struct clb_micro_row *r)
 {
-    return !strcmp(r->benchmark, "bandwidth") && r->status == CLB_ROW_OK && r->n_times &&
-           r->precision && strstr(r->case_, " triad ") && r->work > 0 && r->array_bytes;
+    return r->benchmark == CLB_BENCH_BANDWIDTH && r->status == CLB_ROW_OK && r->n_times &&
+           r->precision != CLB_PRECISION_NONE && strstr(r->case_, " triad ") && r->work > 0 &&
+           r->array_bytes;
 }
 
 static bool same_sweep(const struct clb_micro_row *a, const struct clb_micro_row *b)
 {
-    return sweep_triad(a) && a->device == b->device && !strcmp(a->precision, b->precision);
+    return sweep_triad(a) && a->device == b->device && a->precision == b->precision;
 }
 
 /* Under a --sizes sweep: per device and precision, results/sweep.h's verdict of its triad. */
@@ -126,7 +127,8 @@ static void sweep_notes(FILE *out, const struct clb_micro_results *res)
         char dev[160];
         clb_sweep_judge(size, n, r->llc_bytes, &finding);
         clb_device_label(r->device, dev, sizeof(dev));
-        fprintf(out, "SWEEP: %s %s triad: %s\n", dev, r->precision, finding.text);
+        fprintf(out, "SWEEP: %s %s triad: %s\n", dev, clb_precision_name(r->precision),
+                finding.text);
     }
 }
 
@@ -303,7 +305,8 @@ static bool row_percent(const struct clb_micro_row *row, struct micro_cells *c)
 static int add_row(struct clb_table *t, const struct micro_columns *k,
                    const struct clb_micro_row *row, const struct micro_cells *c)
 {
-    const char *cells[13] = { c->dev, row->benchmark, row->case_, c->fig, c->best };
+    const char *cells[13] = { c->dev, clb_benchmark_name(row->benchmark), row->case_, c->fig,
+                              c->best };
     size_t n = 5;
 
     if (k->host_time)
@@ -328,7 +331,7 @@ static void table_notes(FILE *out, const struct clb_micro_results *res, bool ver
     datasheet_notes(out, res, verbose);
     bool peaks = false;
     for (size_t i = 0; i < res->n_rows; i++)
-        peaks |= !strcmp(res->rows[i].benchmark, "peak") && res->rows[i].status == CLB_ROW_OK &&
+        peaks |= res->rows[i].benchmark == CLB_BENCH_PEAK && res->rows[i].status == CLB_ROW_OK &&
                  res->rows[i].n_times && clb_micro_row_shown(&res->rows[i], verbose);
     if (peaks)
         fputs("BEST: the fastest verified call; as a limit (gemm's % DEV PEAK and % HOST PEAK, "

@@ -88,7 +88,7 @@ bool clb_compare_same_place(const struct clb_result_file *fa, const struct clb_r
 
 static bool same_problem(const struct clb_result_row *a, const struct clb_result_row *b)
 {
-    return !strcmp(a->benchmark, b->benchmark) && !strcmp(a->case_, b->case_) &&
+    return clb_result_row_same_benchmark(a, b) && !strcmp(a->case_, b->case_) &&
            !strcmp(a->backend, b->backend) && !strcmp(a->metric, b->metric);
 }
 
@@ -179,7 +179,7 @@ static struct clb_compare_group *group_for(struct clb_comparison *c, size_t file
 
     for (size_t g = 0; g < c->n_groups; g++) {
         struct clb_compare_group *gr = &c->groups[g];
-        if (gr->file == file && !strcmp(gr->benchmark, r0->benchmark) &&
+        if (gr->file == file && clb_result_row_same_benchmark(gr->first, r0) &&
             !strcmp(gr->metric, r0->metric) && !strcmp(gr->device0, r0->device) &&
             !strcmp(gr->backend, r0->backend) && !strcmp(gr->device, ri->device) &&
             (gr->host == placed->host ||
@@ -189,7 +189,8 @@ static struct clb_compare_group *group_for(struct clb_comparison *c, size_t file
     }
     struct clb_compare_group *gr = &c->groups[c->n_groups++];
     gr->file = file;
-    gr->benchmark = r0->benchmark;
+    gr->benchmark = r0->benchmark_name;
+    gr->first = r0;
     gr->metric = r0->metric;
     gr->device0 = r0->device;
     gr->backend = r0->backend;
@@ -361,7 +362,7 @@ static void no_rows_error(const struct clb_comparison *c, struct clb_error *e)
     clb_error_set(e, "no results in common between the files: %zu match%s but %s measured "
                      "differently (e.g. %s %s %s: %s %s vs %s)", c->n_unpaired,
                   c->n_unpaired == 1 ? "es" : "", c->n_unpaired == 1 ? "was" : "were",
-                  u->first->benchmark, u->first->case_, u->first->backend, d->key, a, b);
+                  u->first->benchmark_name, u->first->case_, u->first->backend, d->key, a, b);
 }
 
 /*

@@ -30,10 +30,10 @@ static bool same_str(const char *a, const char *b)
 bool clb_fleet_same_figure(const struct clb_result_row *a, const struct clb_result_row *b)
 {
     return a->slot == b->slot && same_str(a->host_cpu, b->host_cpu) &&
-           !strcmp(a->benchmark, b->benchmark) && !strcmp(a->case_, b->case_) &&
+           clb_result_row_same_benchmark(a, b) && !strcmp(a->case_, b->case_) &&
            !strcmp(a->backend, b->backend) && !strcmp(a->device, b->device) &&
            !strcmp(a->metric, b->metric) &&
-           same_str(a->precision, b->precision) && clb_config_equal(a->config, b->config);
+           clb_result_row_same_precision(a, b) && clb_config_equal(a->config, b->config);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -181,10 +181,11 @@ static json_t *figure_json(struct figure *f, const struct clb_result_file *parse
     }
     free(sorted);
     const struct clb_result_row *r = f->first;
-    json_object_set_new(o, "benchmark", json_string(r->benchmark));
+    json_object_set_new(o, "benchmark", json_string(r->benchmark_name));
     json_object_set_new(o, "case", json_string(r->case_));
     json_object_set_new(o, "backend", json_string(r->backend));
-    json_object_set_new(o, "precision", r->precision ? json_string(r->precision) : json_null());
+    json_object_set_new(o, "precision",
+                        r->precision_name ? json_string(r->precision_name) : json_null());
     json_object_set_new(o, "device_name", json_string(r->device));
     json_object_set_new(o, "slot", r->slot >= 0 ? json_integer(r->slot) : json_null());
     json_object_set_new(o, "host_cpu", r->host_cpu ? json_string(r->host_cpu) : json_null());
@@ -377,7 +378,7 @@ static bool figure_stats(const struct clb_result_file *f, size_t k, struct clb_f
     json_t *ranks = json_object_get(o, "ranks");
     const struct clb_result_row *r = g->first;
 
-    if (!json_is_object(o) || strcmp(str(o, "benchmark"), r->benchmark) ||
+    if (!json_is_object(o) || strcmp(str(o, "benchmark"), r->benchmark_name) ||
         strcmp(str(o, "case"), r->case_) || strcmp(str(o, "backend"), r->backend) ||
         strcmp(str(o, "device_name"), r->device) || strcmp(str(o, "metric"), r->metric) ||
         !json_is_integer(ranks) || (size_t)json_integer_value(ranks) != g->n_values)

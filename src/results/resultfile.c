@@ -235,9 +235,9 @@ static void read_stream_case(struct clb_result_row *r)
     static const char *const kernels[] = { "dot chunked", "copy", "mul", "add", "triad",
                                            "dot", "read", "local" };
     static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-    const size_t p = r->precision ? strlen(r->precision) : 0;
+    const size_t p = r->precision_name ? strlen(r->precision_name) : 0;
 
-    if (strcmp(r->benchmark, "bandwidth") || !p || strncmp(r->case_, r->precision, p) ||
+    if (r->benchmark != CLB_BENCH_BANDWIDTH || !p || strncmp(r->case_, r->precision_name, p) ||
         r->case_[p] != ' ')
         return;
     const char *rest = r->case_ + p + 1;
@@ -286,12 +286,14 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
         return -1;
     }
     upgrade_stream_row(o);
-    if (need_string(o, "benchmark", i, &r->benchmark, e) ||
+    if (need_string(o, "benchmark", i, &r->benchmark_name, e) ||
         need_string(o, "case", i, &r->case_, e) || need_string(o, "backend", i, &r->backend, e) ||
         need_string(o, "device_name", i, &r->device, e) ||
         need_string(o, "status", i, &r->status, e) || need_string(o, "metric", i, &r->metric, e))
         return -1;
-    r->precision = opt_string(o, "precision");
+    r->benchmark = clb_benchmark_from_name(r->benchmark_name);
+    r->precision_name = opt_string(o, "precision");
+    r->precision = clb_precision_from_name(r->precision_name);
     r->device_id = opt_string(o, "device");
     if (!r->device_id)
         r->device_id = "";
@@ -372,7 +374,7 @@ static json_t *derive_config(json_t *root, json_t *o, const struct clb_result_ro
 
     if (!c)
         return NULL;
-    if (!strcmp(r->benchmark, "gemm")) {
+    if (r->benchmark == CLB_BENCH_GEMM) {
         json_t *opt = json_object_get(root, "options");
         json_object_set_new(c, "tuned", json_boolean(json_is_true(json_object_get(o, "tuned"))));
         derive_real(c, "alpha", opt, "alpha");
@@ -384,9 +386,9 @@ static json_t *derive_config(json_t *root, json_t *o, const struct clb_result_ro
             derive_copy(c, "threads", lib, "threads");
             derive_copy(c, "blas_core", lib, "core");
         }
-    } else if (!strcmp(r->benchmark, "peak")) {
+    } else if (r->benchmark == CLB_BENCH_PEAK) {
         derive_copy(c, "width", o, "width");
-    } else if (!strcmp(r->benchmark, "bandwidth")) {
+    } else if (r->benchmark == CLB_BENCH_BANDWIDTH) {
         derive_real(c, "bytes_per_call", o, "work_per_call");
     }
     return c;
@@ -616,8 +618,23 @@ double clb_result_row_cube_size(const struct clb_result_row *r)
     return cbrt((double)r->m * (double)r->n * (double)r->k);
 }
 
+static bool same_name(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+bool clb_result_row_same_benchmark(const struct clb_result_row *a, const struct clb_result_row *b)
+{
+    return a->benchmark == b->benchmark && same_name(a->benchmark_name, b->benchmark_name);
+}
+
+bool clb_result_row_same_precision(const struct clb_result_row *a, const struct clb_result_row *b)
+{
+    return a->precision == b->precision && same_name(a->precision_name, b->precision_name);
+}
+
 bool clb_result_row_is_triad(const struct clb_result_row *r)
 {
-    return !strcmp(r->benchmark, "bandwidth") &&
+    return r->benchmark == CLB_BENCH_BANDWIDTH &&
            (!strcmp(r->case_, "fp32 triad") || !strcmp(r->case_, "fp64 triad"));
 }

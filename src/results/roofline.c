@@ -3,11 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const clb_roof_precision[CLB_ROOF_PRECISIONS] = { "fp32", "fp64", "fp16" };
+const enum clb_precision clb_roof_precision[CLB_ROOF_PRECISIONS] = { CLB_FP32, CLB_FP64,
+                                                                    CLB_FP16 };
 
-static double elem_bytes(const char *precision)
+static double elem_bytes(enum clb_precision precision)
 {
-    return !strcmp(precision, "fp64") ? 8 : !strcmp(precision, "fp16") ? 2 : 4;
+    return precision == CLB_FP64 ? 8 : precision == CLB_FP16 ? 2 : 4;
 }
 
 /* A verified figure of `device` from the rank of of_rank (in a single run, any row). */
@@ -28,8 +29,8 @@ int clb_roofline_of(const struct clb_result_file *f, const char *device,
         if (clb_result_row_is_triad(r))
             roof->bandwidth = r->value;
         for (int p = 0; p < CLB_ROOF_PRECISIONS; p++)
-            if (!strcmp(r->benchmark, "peak") && r->headline && r->precision &&
-                !strcmp(r->precision, clb_roof_precision[p]))
+            if (r->benchmark == CLB_BENCH_PEAK && r->headline &&
+                r->precision == clb_roof_precision[p])
                 roof->peak[p] = r->best > 0 ? r->best : r->value;
     }
     if (roof->bandwidth <= 0 || (roof->peak[0] <= 0 && roof->peak[1] <= 0 && roof->peak[2] <= 0)) {
@@ -40,12 +41,12 @@ int clb_roofline_of(const struct clb_result_file *f, const char *device,
         return -1;
     for (size_t i = 0; i < f->n_rows; i++) {
         const struct clb_result_row *r = &f->rows[i];
-        if (!measured_on(r, device, of_rank) || strcmp(r->benchmark, "gemm") || !r->m)
+        if (!measured_on(r, device, of_rank) || r->benchmark != CLB_BENCH_GEMM || !r->m)
             continue;
         const double ai = 2.0 * r->m * r->n * r->k /
                           (((double)r->m * r->k + (double)r->k * r->n + 2.0 * r->m * r->n) *
                            elem_bytes(r->precision));
-        const int p = !strcmp(r->precision, "fp64") ? 1 : !strcmp(r->precision, "fp16") ? 2 : 0;
+        const int p = r->precision == CLB_FP64 ? 1 : r->precision == CLB_FP16 ? 2 : 0;
         roof->points[roof->n_points++] = (struct clb_roof_point){ r, ai, p };
     }
     return 1;

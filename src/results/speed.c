@@ -27,7 +27,7 @@ static struct clb_device_speed *entry(const struct clb_speed_row *r,
 static bool prefill_row(const struct clb_result_row *r)
 {
     return r->role && r->phase && !strcmp(r->phase, "prefill") && r->has_value &&
-           r->median_s > 0 && !strcmp(r->benchmark, "gemm");
+           r->median_s > 0 && r->benchmark == CLB_BENCH_GEMM;
 }
 
 size_t clb_speed_rows_of_file(const struct clb_result_file *f, struct clb_speed_row *rows)
@@ -41,7 +41,7 @@ size_t clb_speed_rows_of_file(const struct clb_result_file *f, struct clb_speed_
             continue;
         rows[n++] = (struct clb_speed_row){ .device = r->device, .device_id = r->device_id,
                                             .host = r->host, .rank = r->rank,
-                                            .backend = r->backend, .precision = r->precision,
+                                            .backend = r->backend, .precision = r->precision_name,
                                             .triad = triad, .bandwidth_gbps = r->value,
                                             .prefill = !triad, .per_layer = r->per_layer,
                                             .m = r->m, .n = r->n, .k = r->k,

@@ -163,7 +163,7 @@ void clb_sweep_judge(const struct clb_sweep_size *size, size_t n, uint64_t llc_b
 
 bool clb_sweep_row(const struct clb_result_row *r)
 {
-    return !strcmp(r->benchmark, "bandwidth") && r->has_value && r->precision &&
+    return r->benchmark == CLB_BENCH_BANDWIDTH && r->has_value && r->precision_name &&
            !strcmp(r->metric, "gbps") && r->kernel && r->sized && r->array_bytes > 0;
 }
 
@@ -188,7 +188,7 @@ void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *
     for (size_t i = 0; i < f->n_rows; i++) {
         const struct clb_result_row *r = &f->rows[i];
         if (!clb_result_row_same_device(r, dev) || !clb_sweep_triad(r) ||
-            strcmp(r->precision, dev->precision))
+            !clb_result_row_same_precision(r, dev))
             continue;
         if (s->n_triad == CLB_SWEEP_MAX_TRIADS)
             break; /* the rows it holds are the sweep it states; so are their sizes */

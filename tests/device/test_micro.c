@@ -35,18 +35,20 @@ static void each_device(int (*fn)(const struct clb_device *, const struct clb_cl
     }
 }
 
-static void assert_rows(const struct clb_micro_results *res, const char *benchmark, size_t min)
+static void assert_rows(const struct clb_micro_results *res, enum clb_benchmark benchmark,
+                        size_t min)
 {
     size_t n = 0;
     for (size_t i = 0; i < res->n_rows; i++) {
         const struct clb_micro_row *r = &res->rows[i];
-        assert_string_equal(r->benchmark, benchmark);
+        assert_int_equal(r->benchmark, benchmark);
         if (r->status == CLB_ROW_UNAVAILABLE) {
             assert_true(strlen(r->reason) > 0);
             continue;
         }
         if (r->status != CLB_ROW_OK)
-            fail_msg("%s %s: %s: %s", benchmark, r->case_, clb_row_status_name(r->status),
+            fail_msg("%s %s: %s: %s", clb_benchmark_name(benchmark), r->case_,
+                     clb_row_status_name(r->status),
                      r->reason);
         assert_true(r->n_times > 0 && r->value > 0 && r->best > 0);
         n++;
@@ -61,14 +63,14 @@ static void peak(void **state)
 
     (void)state;
     each_device(clb_peak_run, &opt, &res);
-    assert_rows(&res, "peak", 5);
+    assert_rows(&res, CLB_BENCH_PEAK, 5);
     /* OK means every work-item matched its own expected value exactly. */
     for (size_t i = 0; i < res.n_rows; i++)
         if (res.rows[i].status == CLB_ROW_OK)
             assert_non_null(strstr(res.rows[i].check, "each checked exactly"));
     for (size_t i = 0; i < inv->n_devices; i++) {
-        assert_true(clb_micro_peak(&res, &inv->devices[i], "fp32") > 0);
-        assert_true((clb_micro_peak(&res, &inv->devices[i], "fp64") > 0) ==
+        assert_true(clb_micro_peak(&res, &inv->devices[i], CLB_FP32) > 0);
+        assert_true((clb_micro_peak(&res, &inv->devices[i], CLB_FP64) > 0) ==
                     clb_device_bool(&inv->devices[i], CLB_PROP_FP64));
     }
     clb_micro_results_finish(&res);
@@ -81,7 +83,7 @@ static struct clb_micro_results bw;
 
 static void bandwidth(void **state)
 {
-    static const char *const both[] = { "fp32", "fp64" };
+    static const enum clb_precision both[] = { CLB_FP32, CLB_FP64 };
     struct clb_micro_options opt = { .runs = 2, .bytes = 1000003, .precisions = both,
                                      .n_precisions = 2 };
 
@@ -90,12 +92,12 @@ static void bandwidth(void **state)
         opt.code_path = (enum clb_code_path)path;
         each_device(clb_bandwidth_run, &opt, &bw);
     }
-    assert_rows(&bw, "bandwidth", 5);
+    assert_rows(&bw, CLB_BENCH_BANDWIDTH, 5);
     bool triad = false; /* the first device measured an fp32 triad figure */
     for (size_t i = 0; i < bw.n_rows; i++) {
         const struct clb_micro_row *r = &bw.rows[i];
         triad |= r->device == &inv->devices[0] && r->status == CLB_ROW_OK && r->kernel &&
-                 !strcmp(r->kernel, "triad") && r->precision && !strcmp(r->precision, "fp32") &&
+                 !strcmp(r->kernel, "triad") && r->precision && r->precision == CLB_FP32 &&
                  !strcmp(r->case_, "fp32 triad") && r->value > 0;
     }
     assert_true(triad);
@@ -150,13 +152,13 @@ static void assert_bytes_on(const char *kernel, const char *path, size_t covered
     for (size_t i = 0; i < bw.n_rows; i++) {
         const struct clb_micro_row *r = &bw.rows[i];
         char want[64];
-        snprintf(want, sizeof(want), "%s %s", r->precision, kernel);
+        snprintf(want, sizeof(want), "%s %s", clb_precision_name(r->precision), kernel);
         if (r->status == CLB_ROW_UNAVAILABLE || strcmp(r->case_, want) ||
             (path && strcmp(r->code_path, path)))
             continue;
         if (r->status != CLB_ROW_OK)
             fail_msg("%s: %s", r->case_, r->reason);
-        const double elem = !strcmp(r->precision, "fp64") ? 8 : 4;
+        const double elem = r->precision == CLB_FP64 ? 8 : 4;
         if (covered && (uint64_t)r->launch.global_size * covered != r->launch.elements)
             fail_msg("%s: %zu work-items x %zu elements cover %" PRIu64 " elements, not the "
                      "arrays' %" PRIu64, r->case_, r->launch.global_size, covered,
@@ -212,7 +214,7 @@ static void bytes_local(void **state)
         const struct clb_micro_row *r = &bw.rows[i];
         if (!strstr(r->case_, " local") || r->status != CLB_ROW_OK)
             continue;
-        const double elem = !strcmp(r->precision, "fp64") ? 8 : 4;
+        const double elem = r->precision == CLB_FP64 ? 8 : 4;
         assert_true(r->launch.local_size == 256 && r->launch.global_size % 256 == 0 && r->launch.rounds > 0);
         if (r->work != (double)r->launch.global_size * 16 * r->launch.rounds * elem)
             fail_msg("%s: %.0f bytes credited, the launch (%zu work-items x 16 x %u rounds x "
@@ -250,7 +252,7 @@ static void transfer(void **state)
 
     (void)state;
     each_device(clb_transfer_run, &opt, &res);
-    assert_rows(&res, "transfer", 8); /* 2 directions x 2 kinds of memory x 2 sizes */
+    assert_rows(&res, CLB_BENCH_TRANSFER, 8); /* 2 directions x 2 kinds of memory x 2 sizes */
     clb_micro_results_finish(&res);
 }
 
@@ -261,7 +263,7 @@ static void latency(void **state)
 
     (void)state;
     each_device(clb_latency_run, &opt, &res);
-    assert_rows(&res, "latency", 3);
+    assert_rows(&res, CLB_BENCH_LATENCY, 3);
     assert_true(res.rows[0].n_times >= 20);
     /* The check names the launches that ran: 20 warm-ups and every timed one, not --runs'. */
     for (size_t i = 0; i < res.n_rows; i++) {

@@ -93,10 +93,10 @@ static uint64_t counted_ops(const struct clb_cl_env *env, const struct clb_micro
 
 /* Every width of precision on every device, on code path `path`: the row's work is the
  * kernel's own count; returns the smallest chain count run. */
-static unsigned counts_on(const char *precision, enum clb_code_path path)
+static unsigned counts_on(enum clb_precision precision, enum clb_code_path path)
 {
-    const bool dot = !strcmp(precision, "int8dot");
-    const char *const precisions[] = { precision };
+    const bool dot = precision == CLB_INT8DOT;
+    const enum clb_precision precisions[] = { precision };
     /* The smallest launches that still time: the count is about the launch, not its speed. */
     const struct clb_micro_options opt = { .runs = 1, .target_s = 0.0005,
                                            .precisions = precisions, .n_precisions = 1,
@@ -120,7 +120,7 @@ static unsigned counts_on(const char *precision, enum clb_code_path path)
             const struct clb_micro_launch *l = &r->launch;
             if (r->status == CLB_ROW_UNAVAILABLE) {
                 /* Only the optional types may be missing. */
-                assert_true(!strcmp(precision, "fp64") || !strcmp(precision, "fp16"));
+                assert_true(precision == CLB_FP64 || precision == CLB_FP16);
                 continue;
             }
             if (r->status != CLB_ROW_OK)
@@ -163,7 +163,7 @@ static unsigned counts_on(const char *precision, enum clb_code_path path)
     return fewest;
 }
 
-static void counts_of(const char *precision)
+static void counts_of(enum clb_precision precision)
 {
     counts_on(precision, CLB_CODE_PATH_AUTO);
 }
@@ -173,18 +173,18 @@ static void counts_of(const char *precision)
 static void counts_gpu_chains(void **state)
 {
     static const struct {
-        const char *precision;
+        enum clb_precision precision;
         unsigned fewest;
-    } types[] = { { "fp32", 4 }, { "fp64", 2 }, { "fp16", 4 },
-                  { "int32", 4 }, { "int16", 4 }, { "int8", 4 } };
+    } types[] = { { CLB_FP32, 4 }, { CLB_FP64, 2 }, { CLB_FP16, 4 },
+                  { CLB_INT32, 4 }, { CLB_INT16, 4 }, { CLB_INT8, 4 } };
 
     (void)state;
     for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-        const bool optional = !strcmp(types[i].precision, "fp64") ||
-                              !strcmp(types[i].precision, "fp16");
+        const bool optional = types[i].precision == CLB_FP64 ||
+                              types[i].precision == CLB_FP16;
         bool any = false;
         for (size_t d = 0; d < inv->n_devices && optional && !any; d++)
-            any = clb_device_bool(&inv->devices[d], !strcmp(types[i].precision, "fp64")
+            any = clb_device_bool(&inv->devices[d], types[i].precision == CLB_FP64
                                                         ? CLB_PROP_FP64
                                                         : CLB_PROP_FP16);
         if (optional && !any)
@@ -196,43 +196,43 @@ static void counts_gpu_chains(void **state)
 static void counts_fp32(void **state)
 {
     (void)state;
-    counts_of("fp32");
+    counts_of(CLB_FP32);
 }
 
 static void counts_fp64(void **state)
 {
     (void)state;
-    counts_of("fp64");
+    counts_of(CLB_FP64);
 }
 
 static void counts_fp16(void **state)
 {
     (void)state;
-    counts_of("fp16");
+    counts_of(CLB_FP16);
 }
 
 static void counts_int32(void **state)
 {
     (void)state;
-    counts_of("int32");
+    counts_of(CLB_INT32);
 }
 
 static void counts_int16(void **state)
 {
     (void)state;
-    counts_of("int16");
+    counts_of(CLB_INT16);
 }
 
 static void counts_int8(void **state)
 {
     (void)state;
-    counts_of("int8");
+    counts_of(CLB_INT8);
 }
 
 static void counts_int8dot_emulated(void **state)
 {
     (void)state;
-    counts_of("int8dot");
+    counts_of(CLB_INT8DOT);
 }
 
 int main(void)

@@ -263,7 +263,7 @@ static void assert_rank2(const struct clb_result_file *rf, bool straggler, bool 
         if (r->rank != 2 || !r->has_value)
             continue;
         n++;
-        const bool headline = strcmp(r->benchmark, "peak") != 0;
+        const bool headline = r->benchmark != CLB_BENCH_PEAK;
         assert_true(r->straggler == (headline && straggler));
         assert_true(r->judged == (!headline || judged));
     }

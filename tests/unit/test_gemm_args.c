@@ -76,7 +76,7 @@ static void precisions(void **state)
     assert_int_equal(l.n, 2);
     assert_int_equal(l.v[0], CLB_FP64);
     assert_int_equal(clb_opt_precisions("all", &l, &e), 0);
-    assert_int_equal(l.n, CLB_PRECISION_COUNT);
+    assert_int_equal(l.n, CLB_GEMM_PRECISIONS);
     assert_int_equal(clb_opt_precisions("fp8", &l, &e), -1);
     assert_non_null(strstr(e.msg, "unknown precision 'fp8'"));
     assert_int_equal(clb_opt_precisions("fp32,", &l, &e), -1);

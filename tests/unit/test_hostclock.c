@@ -75,7 +75,7 @@ static int cpuinfo_measured(double *lo, double *hi, double *plain)
 
 int main(void)
 {
-    static const char *const fp32[] = { "fp32" };
+    static const enum clb_precision fp32[] = { CLB_FP32 };
     struct clb_micro_options opt = { .runs = 1, .target_s = 0.002, .precisions = fp32,
                                      .n_precisions = 1 };
     struct clb_micro_results res = { 0 };

@@ -97,8 +97,8 @@ static void fake_isa_lowers_and_dispatch_follows(void **state)
     detect_with(NULL, &real);
     detect_with("scalar", &isa);
     assert_int_equal(clb_cpu_isa_level(&isa), CLB_CPU_SCALAR);
-    assert_string_equal(clb_host_peak_pick(&isa, "fp32")->name, "scalar");
-    assert_string_equal(clb_host_peak_pick(&isa, "fp64")->name, "scalar");
+    assert_string_equal(clb_host_peak_pick(&isa, CLB_FP32)->name, "scalar");
+    assert_string_equal(clb_host_peak_pick(&isa, CLB_FP64)->name, "scalar");
     /* Unknown names change nothing. */
     detect_with("avx3", &isa);
     assert_int_equal(clb_cpu_isa_level(&isa), clb_cpu_isa_level(&real));
@@ -108,10 +108,10 @@ static void fake_isa_lowers_and_dispatch_follows(void **state)
     assert_true(isa.sse2);
     assert_false(isa.sse3 || isa.ssse3 || isa.avx || isa.avx2 || isa.fma || isa.avx512f ||
                  isa.avx512bw || isa.avx512bf16 || isa.amx_tile);
-    assert_string_equal(clb_host_peak_pick(&isa, "fp32")->name, "sse2");
-    assert_string_equal(clb_host_peak_pick(&isa, "fp64")->name, "sse2");
+    assert_string_equal(clb_host_peak_pick(&isa, CLB_FP32)->name, "sse2");
+    assert_string_equal(clb_host_peak_pick(&isa, CLB_FP64)->name, "sse2");
     /* The measurement follows the hook too. */
-    static const char *const fp64[] = { "fp64" };
+    static const enum clb_precision fp64[] = { CLB_FP64 };
     struct clb_micro_options opt = { .runs = 1, .target_s = 0.001, .precisions = fp64,
                                      .n_precisions = 1 };
     struct clb_micro_results res = { 0 };
@@ -136,8 +136,8 @@ static void fake_isa_lowers_and_dispatch_follows(void **state)
     assert_int_equal(clb_cpu_isa_level(&isa), CLB_CPU_NEON);
     assert_false(isa.sve);
     assert_int_equal(isa.sve_bits, 0);
-    assert_string_equal(clb_host_peak_pick(&isa, "fp32")->name, "neon");
-    assert_string_equal(clb_host_peak_pick(&isa, "fp64")->name, "neon");
+    assert_string_equal(clb_host_peak_pick(&isa, CLB_FP32)->name, "neon");
+    assert_string_equal(clb_host_peak_pick(&isa, CLB_FP64)->name, "neon");
     /* A level of another architecture is ignored. */
     detect_with("sse2", &isa);
     assert_int_equal(clb_cpu_isa_level(&isa), clb_cpu_isa_level(&real));
@@ -158,7 +158,7 @@ static long want_sve_bits = -1;
 static void sve_at_the_os_vector_length(void **state)
 {
     struct clb_cpu_isa isa;
-    static const char *const precisions[] = { "fp32", "fp64" };
+    static const enum clb_precision precisions[] = { CLB_FP32, CLB_FP64 };
 
     (void)state;
     if (want_sve_bits < 0)
@@ -179,7 +179,7 @@ static void sve_at_the_os_vector_length(void **state)
         assert_int_equal(clb_host_peak_run(&opt, &res), 0);
         assert_int_equal(res.n_rows, 1);
         char want_case[32];
-        snprintf(want_case, sizeof(want_case), "%s %s", precisions[p], v->name);
+        snprintf(want_case, sizeof(want_case), "%s %s", clb_precision_name(precisions[p]), v->name);
         assert_string_equal(res.rows[0].case_, want_case);
         assert_int_equal(res.rows[0].width, clb_host_peak_lanes(v));
         assert_int_equal(res.rows[0].status, CLB_ROW_OK);
@@ -192,7 +192,7 @@ static void sve_at_the_os_vector_length(void **state)
         double under_fma = 0;
         const double ghz = clb_host_fma_clock_ghz(v, 2, 0.0005, 2, &under_fma, why, sizeof(why));
         if (!(ghz > 0) && !strstr(why, "above the CPU's maximum"))
-            fail_msg("%s %s: no clock: %s", v->precision, v->name, why);
+            fail_msg("%s %s: no clock: %s", clb_precision_name(v->precision), v->name, why);
         if (ghz > 0)
             assert_true(under_fma > 0 && under_fma <= 1);
     }
@@ -208,7 +208,7 @@ static void variant_table_is_complete(void **state)
     (void)state;
     for (size_t i = 0; i < n; i++) {
         assert_non_null(v[i]->name);
-        assert_true(!strcmp(v[i]->precision, "fp32") || !strcmp(v[i]->precision, "fp64"));
+        assert_true(v[i]->precision == CLB_FP32 || v[i]->precision == CLB_FP64);
         /* A width of its own, or the OS's (SVE: none on a CPU without it). */
         assert_true(v[i]->acc >= 1 && (v[i]->lanes >= 1) != (v[i]->lanes_now != NULL));
         struct clb_cpu_isa isa;
@@ -217,14 +217,14 @@ static void variant_table_is_complete(void **state)
             assert_true(clb_host_peak_lanes(v[i]) >= 1);
         assert_non_null(v[i]->supported);
         assert_non_null(v[i]->kernel);
-        scalar32 |= !strcmp(v[i]->name, "scalar") && !strcmp(v[i]->precision, "fp32");
-        scalar64 |= !strcmp(v[i]->name, "scalar") && !strcmp(v[i]->precision, "fp64");
+        scalar32 |= !strcmp(v[i]->name, "scalar") && v[i]->precision == CLB_FP32;
+        scalar64 |= !strcmp(v[i]->name, "scalar") && v[i]->precision == CLB_FP64;
     }
     assert_true(scalar32 && scalar64);
     detect_with(NULL, &isa);
-    assert_non_null(clb_host_peak_pick(&isa, "fp32"));
-    assert_non_null(clb_host_peak_pick(&isa, "fp64"));
-    assert_null(clb_host_peak_pick(&isa, "fp16"));
+    assert_non_null(clb_host_peak_pick(&isa, CLB_FP32));
+    assert_non_null(clb_host_peak_pick(&isa, CLB_FP64));
+    assert_null(clb_host_peak_pick(&isa, CLB_FP16));
 }
 
 static void set_lane(const struct clb_host_peak_variant *v, void *values, size_t i, double x);
@@ -239,7 +239,7 @@ static uint64_t multiply_adds_done(const struct clb_host_peak_variant *v, unsign
                                    uint64_t rounds)
 {
     enum { GUARD = 64 };
-    const bool fp64 = !strcmp(v->precision, "fp64");
+    const bool fp64 = v->precision == CLB_FP64;
     const size_t n = (size_t)threads * v->acc * clb_host_peak_lanes(v);
     const double q = clb_host_peak_expected(v->precision, 1, 0);
     void *values = calloc(n + GUARD, sizeof(double));
@@ -251,12 +251,13 @@ static uint64_t multiply_adds_done(const struct clb_host_peak_variant *v, unsign
     for (size_t i = n; i < n + GUARD; i++)
         set_lane(v, values, i, -7.0);
     if (clb_host_peak_call(v, threads, rounds, values, &seconds, why, sizeof(why)))
-        fail_msg("%s %s: %s", v->precision, v->name, why);
+        fail_msg("%s %s: %s", clb_precision_name(v->precision), v->name, why);
     for (size_t i = 0; i < n + GUARD; i++) {
         const double x = fp64 ? ((double *)values)[i] : ((float *)values)[i];
         if (i >= n) {
             if (x != -7.0)
-                fail_msg("%s %s wrote element %zu, past its %zu lanes", v->precision, v->name,
+                fail_msg("%s %s wrote element %zu, past its %zu lanes",
+                         clb_precision_name(v->precision), v->name,
                          i, n);
             continue;
         }
@@ -284,12 +285,12 @@ static void flops_are_the_kernels(void **state)
         const uint64_t done = multiply_adds_done(v[i], 3, 1000);
         if (clb_host_peak_flops(v[i], 3, 1000) != 2.0 * (double)done)
             fail_msg("%s %s: %.0f flops counted for 3 threads x 1000 rounds, the lanes show %llu "
-                     "multiply-adds", v[i]->precision, v[i]->name,
+                     "multiply-adds", clb_precision_name(v[i]->precision), v[i]->name,
                      clb_host_peak_flops(v[i], 3, 1000), (unsigned long long)done);
     }
     /* The run's rows: work = threads x rounds x the multiply-adds one thread's round does
      * (counted above, from the lanes) x 2, at the launch the row records. */
-    static const char *const both[] = { "fp32", "fp64" };
+    static const enum clb_precision both[] = { CLB_FP32, CLB_FP64 };
     struct clb_micro_options opt = { .runs = 1, .target_s = 0.001, .precisions = both,
                                      .n_precisions = 2 };
     struct clb_micro_results res = { 0 };
@@ -315,15 +316,15 @@ static void exactness_bounds(void **state)
 {
     (void)state;
     /* The largest value a call can reach is still exact in its own precision. */
-    double top32 = clb_host_peak_expected("fp32", clb_host_peak_max_lanes("fp32") - 1,
-                                          clb_host_peak_max_rounds("fp32"));
+    double top32 = clb_host_peak_expected(CLB_FP32, clb_host_peak_max_lanes(CLB_FP32) - 1,
+                                          clb_host_peak_max_rounds(CLB_FP32));
     assert_true((double)(float)top32 == top32);
     assert_true((double)(float)(top32 - ldexp(1, -20)) == top32 - ldexp(1, -20));
-    double top64 = clb_host_peak_expected("fp64", clb_host_peak_max_lanes("fp64") - 1,
-                                          clb_host_peak_max_rounds("fp64"));
+    double top64 = clb_host_peak_expected(CLB_FP64, clb_host_peak_max_lanes(CLB_FP64) - 1,
+                                          clb_host_peak_max_rounds(CLB_FP64));
     assert_true(top64 - ldexp(1, -30) != top64);
-    assert_true(clb_host_peak_expected("fp32", 3, 5) == 8 * ldexp(1, -20));
-    assert_int_equal(clb_host_peak_max_rounds("fp16"), 0);
+    assert_true(clb_host_peak_expected(CLB_FP32, 3, 5) == 8 * ldexp(1, -20));
+    assert_int_equal(clb_host_peak_max_rounds(CLB_FP16), 0);
 }
 
 /* Each supported kernel, on a few threads for a few rounds, gives every lane exactly. */
@@ -349,7 +350,7 @@ static void every_supported_variant_verifies(void **state)
                                             sizeof(why)), 0);
         assert_true(seconds > 0);
         if (!clb_host_peak_check(v[i], values, lanes, rounds, why, sizeof(why)))
-            fail_msg("%s %s: %s", v[i]->precision, v[i]->name, why);
+            fail_msg("%s %s: %s", clb_precision_name(v[i]->precision), v[i]->name, why);
         assert_true(clb_host_peak_flops(v[i], threads, rounds) / seconds > 0);
         /* Over the bound: refused, nothing run. */
         assert_int_equal(clb_host_peak_call(v[i], 1, clb_host_peak_max_rounds(v[i]->precision) + 1,
@@ -361,7 +362,7 @@ static void every_supported_variant_verifies(void **state)
 
 static void run_fills_rows(void **state)
 {
-    static const char *const fp32[] = { "fp32" };
+    static const enum clb_precision fp32[] = { CLB_FP32 };
     struct clb_micro_options opt = { .runs = 2, .target_s = 0.002, .all_variants = true };
     struct clb_micro_results res = { 0 };
     struct clb_cpu_isa isa;
@@ -374,7 +375,7 @@ static void run_fills_rows(void **state)
         const struct clb_micro_row *row = &res.rows[i];
         assert_null(row->device);
         assert_string_equal(row->backend, "host");
-        assert_string_equal(row->benchmark, "peak");
+        assert_int_equal(row->benchmark, CLB_BENCH_PEAK);
         assert_string_equal(row->metric, "gflops");
         headlines += row->headline;
         if (row->status == CLB_ROW_UNAVAILABLE)
@@ -388,7 +389,7 @@ static void run_fills_rows(void **state)
     }
     assert_int_equal(headlines, 2);
     assert_true(ok >= 2);
-    assert_true(clb_micro_peak(&res, NULL, "fp32") > 0);
+    assert_true(clb_micro_peak(&res, NULL, CLB_FP32) > 0);
     clb_micro_results_finish(&res);
 
     /* Default: the best variant per precision only, filtered by precision. */
@@ -398,9 +399,9 @@ static void run_fills_rows(void **state)
     assert_int_equal(res.n_rows, 1);
     assert_true(res.rows[0].headline && res.rows[0].status == CLB_ROW_OK);
     char want[64];
-    snprintf(want, sizeof(want), "fp32 %s", clb_host_peak_pick(&isa, "fp32")->name);
+    snprintf(want, sizeof(want), "fp32 %s", clb_host_peak_pick(&isa, CLB_FP32)->name);
     assert_string_equal(res.rows[0].case_, want);
-    assert_int_equal(res.rows[0].width, clb_host_peak_lanes(clb_host_peak_pick(&isa, "fp32")));
+    assert_int_equal(res.rows[0].width, clb_host_peak_lanes(clb_host_peak_pick(&isa, CLB_FP32)));
     /* The clock, measured during the row's own FMA run: nearly all of its time was FMA
      * (test_hostclock holds its value against the system's figure). */
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -451,7 +452,7 @@ static void cpu_identity(void **state)
 static void *right_values(const struct clb_host_peak_variant *v, unsigned threads,
                           uint64_t rounds, size_t *n)
 {
-    const bool fp64 = !strcmp(v->precision, "fp64");
+    const bool fp64 = v->precision == CLB_FP64;
     *n = (size_t)threads * v->acc * clb_host_peak_lanes(v);
     void *values = calloc(*n, sizeof(double));
     assert_non_null(values);
@@ -467,7 +468,7 @@ static void *right_values(const struct clb_host_peak_variant *v, unsigned thread
 
 static void set_lane(const struct clb_host_peak_variant *v, void *values, size_t i, double x)
 {
-    if (!strcmp(v->precision, "fp64"))
+    if (v->precision == CLB_FP64)
         ((double *)values)[i] = x;
     else
         ((float *)values)[i] = (float)x;
@@ -538,7 +539,7 @@ static void short_kernel_is_caught(void **state)
 
     (void)state;
     detect_with("scalar", &isa);
-    scalar32 = clb_host_peak_pick(&isa, "fp32");
+    scalar32 = clb_host_peak_pick(&isa, CLB_FP32);
     struct clb_host_peak_variant bad = *scalar32;
     bad.kernel = short_kernel;
     size_t n = (size_t)2 * bad.acc * bad.lanes;
@@ -584,7 +585,7 @@ static void peak_for_level(void **state)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         for (int p = 0; p < 2; p++) {
             const struct clb_host_peak_variant *v =
-                clb_host_peak_for_level(&all, p ? "fp64" : "fp32", cases[i].level);
+                clb_host_peak_for_level(&all, p ? CLB_FP64 : CLB_FP32, cases[i].level);
             const char *got = v ? v->name : NULL;
             if (cases[i].want ? !got || strcmp(got, cases[i].want) : got != NULL)
                 fail_msg("level %s: variant %s, expected %s", clb_cpu_level_name(cases[i].level),

@@ -15,7 +15,8 @@
 #include "clbench/util/csum.h"
 #include <CL/cl_half.h>
 
-static const char *const precs[] = { "fp32", "fp64", "fp16", "int32", "int16", "int8" };
+static const enum clb_precision precs[] = { CLB_FP32,  CLB_FP64,  CLB_FP16,
+                                            CLB_INT32, CLB_INT16, CLB_INT8 };
 enum { N_PRECS = sizeof(precs) / sizeof(precs[0]) };
 static const unsigned widths[] = { 1, 2, 4, 8, 16 };
 
@@ -32,11 +33,11 @@ static float half_round(double v)
  * (chains lane + k; -1: none) runs one round short; one_lane gives every lane lane
  * 0's start, as a compiler computing one lane and copying it would.
  */
-static double emulate(const char *prec, unsigned width, unsigned chains, unsigned iters,
+static double emulate(enum clb_precision prec, unsigned width, unsigned chains, unsigned iters,
                       uint64_t g, int skip, bool one_lane)
 {
-    const bool half = !strcmp(prec, "fp16"), dbl = !strcmp(prec, "fp64");
-    const bool i16 = !strcmp(prec, "int16"), i8 = !strcmp(prec, "int8");
+    const bool half = prec == CLB_FP16, dbl = prec == CLB_FP64;
+    const bool i16 = prec == CLB_INT16, i8 = prec == CLB_INT8;
     uint32_t usum = 0;
     double dsum = 0;
     float fsum = 0;
@@ -55,7 +56,7 @@ static double emulate(const char *prec, unsigned width, unsigned chains, unsigne
                 for (unsigned i = 0; i < n; i++)
                     x = (uint8_t)(x * (uint8_t)1664525u + (uint8_t)1013904223u);
                 usum += x;
-            } else if (!strcmp(prec, "int32")) {
+            } else if (prec == CLB_INT32) {
                 uint32_t x = k + 1000u * lane + 7919u * (uint32_t)g;
                 for (unsigned i = 0; i < n; i++)
                     x = x * 1664525u + 1013904223u;
@@ -75,7 +76,7 @@ static double emulate(const char *prec, unsigned width, unsigned chains, unsigne
                 fsum += x;
             }
         }
-    return i16 || i8 || !strcmp(prec, "int32") ? usum : dbl ? dsum : fsum;
+    return i16 || i8 || prec == CLB_INT32 ? usum : dbl ? dsum : fsum;
 }
 
 /* Stores v as output element i of a launch in prec. */
@@ -108,12 +109,12 @@ static void peak_expected_is_the_kernel(void **state)
                 }
             }
     /* Chains end at u 2^-10: work-item 0, one lane: (0 + ... + 7) 2^-10. */
-    clb_peak_expect_init(&x, "fp16", 1, 8, 1024);
+    clb_peak_expect_init(&x, CLB_FP16, 1, 8, 1024);
     assert_true(clb_peak_expected(&x, 0) == 28 * 0x1p-10);
     assert_true(clb_peak_expected(&x, 8) == (28 + 8 * 128) * 0x1p-10);
     /* Two chains of fp64 x16 (a GPU's count): work-item 1 has u = k + 8 l + 128, k < 2, l < 16:
      * 32 (128 - 1024 + 1024) + 16 + 2 x 8 x 120 = 6032, in units of 2^-10. */
-    clb_peak_expect_init(&x, "fp64", 16, 2, 1024);
+    clb_peak_expect_init(&x, CLB_FP64, 16, 2, 1024);
     assert_true(clb_peak_expected(&x, 1) == 6032 * 0x1p-10);
 }
 
@@ -156,7 +157,7 @@ static void peak_dropped_loop_fails(void **state)
     for (size_t p = 0; p < N_PRECS; p++)
         for (size_t w = 0; w < 5; w++)
             for (unsigned c = 1; c <= 8; c *= 2) {
-                const unsigned iters = !strcmp(precs[p], "int8") ? 1000 : 1024;
+                const unsigned iters = precs[p] == CLB_INT8 ? 1000 : 1024;
                 clb_peak_expect_init(&x, precs[p], widths[w], c, iters);
                 for (size_t i = 0; i < N; i++) {
                     assert_true(clb_peak_expected(&x, i) ==
@@ -165,9 +166,9 @@ static void peak_dropped_loop_fails(void **state)
                 }
                 assert_false(clb_peak_verify(&x, 0, buf, N, why, sizeof(why)));
             }
-    clb_peak_expect_init(&x, "int8", 16, 8, 1024);
+    clb_peak_expect_init(&x, CLB_INT8, 16, 8, 1024);
     for (size_t i = 0; i < N; i++)
-        assert_true(clb_peak_expected(&x, i) == emulate("int8", 16, 8, 0, i, -1, false));
+        assert_true(clb_peak_expected(&x, i) == emulate(CLB_INT8, 16, 8, 0, i, -1, false));
 }
 
 static void peak_copied_results_fail(void **state)
@@ -236,7 +237,7 @@ static void peak_int8dot(void **state)
     struct clb_peak_expect x;
 
     (void)state;
-    clb_peak_expect_init(&x, "int8dot", 4, 8, 1024);
+    clb_peak_expect_init(&x, CLB_INT8DOT, 4, 8, 1024);
     assert_true(x.integer && x.form == CLB_PEAK_BY_CLASS && x.out_size == 4);
     for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
         assert_true(clb_peak_expected(&x, items[i]) == emulate_dot(8, 1024, items[i], -1, &top));
@@ -263,10 +264,10 @@ static void peak_int8dot(void **state)
             assert_true(x.by_class[a] != x.by_class[b]);
     /* Fewer rounds, a different answer. */
     struct clb_peak_expect y;
-    clb_peak_expect_init(&y, "int8dot", 4, 8, 1023);
+    clb_peak_expect_init(&y, CLB_INT8DOT, 4, 8, 1023);
     assert_true(y.by_class[3] != x.by_class[3]);
     /* Fewer chains: the sum of those alone. */
-    clb_peak_expect_init(&y, "int8dot", 4, 3, 1024);
+    clb_peak_expect_init(&y, CLB_INT8DOT, 4, 3, 1024);
     for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
         assert_true(clb_peak_expected(&y, items[i]) == emulate_dot(3, 1024, items[i], -1, &top));
 }
@@ -933,7 +934,7 @@ static void stream_dot_replay(void **state)
 static void row_summary(void **state)
 {
     struct clb_micro_results r = { 0 };
-    struct clb_micro_row *row = clb_micro_add(&r, NULL, "bandwidth", "gbps");
+    struct clb_micro_row *row = clb_micro_add(&r, NULL, CLB_BENCH_BANDWIDTH, "gbps");
 
     (void)state;
     assert_non_null(row);
@@ -943,7 +944,7 @@ static void row_summary(void **state)
     row->n_times = 3;
     clb_micro_row_summarize(row);
     assert_true(row->value == 2.0 && row->best == 4.0); /* median 1 s, fastest 0.5 s */
-    row = clb_micro_add(&r, NULL, "latency", "us");
+    row = clb_micro_add(&r, NULL, CLB_BENCH_LATENCY, "us");
     row->times_s = malloc(2 * sizeof(double));
     row->times_s[0] = 10e-6, row->times_s[1] = 30e-6;
     row->n_times = 2;

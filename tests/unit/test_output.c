@@ -149,14 +149,15 @@ static void error_names(void **state)
 }
 
 /* A verified host row of `benchmark` at `value`, held against a limit of 100. */
-static struct clb_micro_row *limited_row(struct clb_micro_results *res, const char *benchmark,
+static struct clb_micro_row *limited_row(struct clb_micro_results *res,
+                                         enum clb_benchmark benchmark,
                                          const char *case_, const char *metric, double value,
                                          bool derived)
 {
     struct clb_micro_row *row = clb_micro_add(res, NULL, benchmark, metric);
     assert_non_null(row);
     snprintf(row->case_, sizeof(row->case_), "%s", case_);
-    row->precision = "fp32";
+    row->precision = CLB_FP32;
     row->headline = true;
     row->status = CLB_ROW_OK;
     assert_int_equal(clb_micro_push(row, 1.0), 0);
@@ -198,10 +199,10 @@ static void limits_marked(void **state)
     size_t len = 0;
     (void)state;
 
-    limited_row(&res, "peak", "fp32 x8", "gflops", 150, true);
-    limited_row(&res, "bandwidth", "fp32 triad", "gbps", 120, false);
-    limited_row(&res, "bandwidth", "fp32 copy", "gbps", 100, false);
-    struct clb_micro_row *cached = limited_row(&res, "bandwidth", "fp32 add 64 KiB", "gbps", 300,
+    limited_row(&res, CLB_BENCH_PEAK, "fp32 x8", "gflops", 150, true);
+    limited_row(&res, CLB_BENCH_BANDWIDTH, "fp32 triad", "gbps", 120, false);
+    limited_row(&res, CLB_BENCH_BANDWIDTH, "fp32 copy", "gbps", 100, false);
+    struct clb_micro_row *cached = limited_row(&res, CLB_BENCH_BANDWIDTH, "fp32 add 64 KiB", "gbps", 300,
                                                false);
     cached->datasheet = (struct clb_datasheet_ref){ 0 };
     cached->datasheet_withheld = cached->cache_resident = true;
@@ -265,22 +266,23 @@ static void limits_marked(void **state)
 static void micro_statistics_marked(void **state)
 {
     static const struct {
-        const char *benchmark, *case_;
+        enum clb_benchmark benchmark;
+        const char *case_;
         double times[4];
         size_t n;
         bool resident;
         const char *kernel, *code_path, *line;
     } rows[] = {
-        { "peak", "fp32 x8", { 1.0, 1.0, 1.0 }, 3, false, NULL, NULL,
+        { CLB_BENCH_PEAK, "fp32 x8", { 1.0, 1.0, 1.0 }, 3, false, NULL, NULL,
           "  host +3 +\u00b10\\.0%  OK$" },
-        { "peak", "fp32 x4", { 1.0, 1.5, 0.5 }, 3, false, NULL, NULL,
+        { CLB_BENCH_PEAK, "fp32 x4", { 1.0, 1.5, 0.5 }, 3, false, NULL, NULL,
           "  host +3 +\u00b150\\.0% !  OK$" },
-        { "peak", "fp32 x2", { 1.0, 2.0 }, 2, false, NULL, NULL, "  host +2 +\u2014  OK$" },
-        { "bandwidth", "fp32 triad", { 1.0, 1.0, 1.0 }, 3, true, "triad", "cpu",
+        { CLB_BENCH_PEAK, "fp32 x2", { 1.0, 2.0 }, 2, false, NULL, NULL, "  host +2 +\u2014  OK$" },
+        { CLB_BENCH_BANDWIDTH, "fp32 triad", { 1.0, 1.0, 1.0 }, 3, true, "triad", "cpu",
           "  host +3 +\u00b10\\.0%  OK, in cache$" },
-        { "bandwidth", "fp32 dot", { 1.0, 1.0, 1.0 }, 3, false, "dot", "cpu",
+        { CLB_BENCH_BANDWIDTH, "fp32 dot", { 1.0, 1.0, 1.0 }, 3, false, "dot", "cpu",
           "  host +3 +\u00b10\\.0%  OK, kernel-bound$" },
-        { "bandwidth", "fp32 read", { 1.0, 1.0, 1.0 }, 3, false, "dot", "gpu",
+        { CLB_BENCH_BANDWIDTH, "fp32 read", { 1.0, 1.0, 1.0 }, 3, false, "dot", "gpu",
           "  host +3 +\u00b10\\.0%  OK$" },
     };
     static const char *const notes[] = {
@@ -298,10 +300,11 @@ static void micro_statistics_marked(void **state)
 
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         struct clb_micro_row *r = clb_micro_add(&res, NULL, rows[i].benchmark,
-                                                rows[i].benchmark[0] == 'p' ? "gflops" : "gbps");
+                                                rows[i].benchmark == CLB_BENCH_PEAK ? "gflops"
+                                                                                 : "gbps");
         assert_non_null(r);
         snprintf(r->case_, sizeof(r->case_), "%s", rows[i].case_);
-        r->precision = "fp32";
+        r->precision = CLB_FP32;
         r->headline = true;
         r->status = CLB_ROW_OK;
         r->work = 1e9;

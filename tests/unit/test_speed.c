@@ -62,7 +62,7 @@ static void from_file(void **state)
     for (size_t i = 0; i < f->n_rows; i++)
         if (f->rows[i].role && (!strcmp(f->rows[i].role, "mlp up/gate") ||
                                 !strcmp(f->rows[i].role, "mlp down"))) {
-            f->rows[i].precision = "fp16";
+            f->rows[i].precision_name = "fp16";
             f->rows[i].median_s /= 4;
         }
     n = clb_result_speeds(f, "fp32", s, 8);

@@ -198,7 +198,7 @@ static void correct_results_pass(void **state)
 
     (void)state;
     worst_seen = 0;
-    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+    for (int p = 0; p < CLB_GEMM_PRECISIONS; p++) {
         for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
             for (size_t a = 0; a < 2; a++) {
                 const struct clb_gemm_shape s = shapes[si];
@@ -232,7 +232,7 @@ static void correct_results_pass(void **state)
 static void noise_model_is_tight(void **state)
 {
     (void)state;
-    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+    for (int p = 0; p < CLB_GEMM_PRECISIONS; p++) {
         struct clb_gemm_data *d = data(p, 48, 40, 1024, 1, 0, 3);
         void *c = compute(d, SEQUENTIAL, 0, 0);
         for (size_t r = 0; r < 3; r++) {
@@ -256,7 +256,7 @@ static void dropped_k_term_fails(void **state)
     char what[128];
 
     (void)state;
-    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+    for (int p = 0; p < CLB_GEMM_PRECISIONS; p++) {
         struct clb_gemm_data *d = data(p, 64, 64, 1024, 1, 0, 21);
         const uint64_t drops[] = { 1023, 517, 0 };
         for (size_t t = 0; t < 3; t++) {
@@ -306,7 +306,7 @@ static void wrong_entries_fail(void **state)
     char what[160];
 
     (void)state;
-    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+    for (int p = 0; p < CLB_GEMM_PRECISIONS; p++) {
         struct clb_gemm_data *d = data(p, 70, 90, 300, 1, 0.5, 4);
         const struct clb_gemm_shape s = d->shape;
         void *good = compute(d, p == CLB_FP16 ? SEQUENTIAL : OPENBLAS, 0, 0);
@@ -405,7 +405,7 @@ static void lower_precision_fails(void **state)
 static void cancellation_passes(void **state)
 {
     (void)state;
-    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+    for (int p = 0; p < CLB_GEMM_PRECISIONS; p++) {
         struct clb_gemm_data *d = data(p, 30, 40, 200, 1, -1, 12);
         d->beta = 0;
         void *ab = compute(d, SEQUENTIAL, 0, 0);
@@ -462,7 +462,7 @@ static void zero_scalars(void **state)
     static const double ab[][2] = { { 0, 0 }, { 0, 0.75 }, { 0, -3 } };
 
     (void)state;
-    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+    for (int p = 0; p < CLB_GEMM_PRECISIONS; p++) {
         for (size_t i = 0; i < 3; i++) {
             struct clb_gemm_data *d = data(p, 40, 50, 300, ab[i][0], ab[i][1], 40);
             void *c = compute(d, SEQUENTIAL, 0, 0);
@@ -605,7 +605,7 @@ static void modes_read_through_layouts(void **state)
     char what[160];
 
     (void)state;
-    for (int p = 0; p < CLB_PRECISION_COUNT; p++) {
+    for (int p = 0; p < CLB_GEMM_PRECISIONS; p++) {
         struct clb_gemm_data *dense = data(p, s.m, s.n, s.k, 0.75, -0.5, 9);
         void *good = compute(dense, SEQUENTIAL, 0, 0);
         for (unsigned mi = 0; mi < 16; mi++) {

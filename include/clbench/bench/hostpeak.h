@@ -27,7 +27,7 @@
 
 struct clb_host_peak_variant {
     const char *name;       /* the ISA: "avx512f", "avx2+fma", "sse2", "sve", "neon", "scalar" */
-    const char *precision;  /* "fp32" (float lanes) or "fp64" (double lanes) */
+    enum clb_precision precision; /* CLB_FP32 (float lanes) or CLB_FP64 (double lanes) */
     unsigned lanes;         /* elements per vector; 0 where the length is the OS's (SVE): read
                                every variant's through clb_host_peak_lanes */
     /* SVE: the elements per vector at this process's vector length (clb_cpu_isa.sve_bits),
@@ -52,10 +52,10 @@ struct clb_host_peak_variant {
  */
 const struct clb_host_peak_variant *const *clb_host_peak_variants(size_t *n);
 
-/* The best variant of precision ("fp32", "fp64") that isa supports; NULL for
- * an unknown precision. */
+/* The best variant of precision (fp32, fp64) that isa supports; NULL for
+ * any other precision. */
 const struct clb_host_peak_variant *clb_host_peak_pick(const struct clb_cpu_isa *isa,
-                                                       const char *precision);
+                                                       enum clb_precision precision);
 
 /*
  * The best variant of precision that isa supports among those a CPU of
@@ -64,7 +64,7 @@ const struct clb_host_peak_variant *clb_host_peak_pick(const struct clb_cpu_isa 
  * and for AVX without FMA (256-bit multiplies and adds: no variant runs them).
  */
 const struct clb_host_peak_variant *clb_host_peak_for_level(const struct clb_cpu_isa *isa,
-                                                            const char *precision,
+                                                            enum clb_precision precision,
                                                             enum clb_cpu_level level);
 
 /* Elements per vector of v in this process: v->lanes, or v->lanes_now() (SVE). */
@@ -78,11 +78,11 @@ double clb_host_peak_flops(const struct clb_host_peak_variant *v, unsigned threa
  * The exactness bound of precision: a call may run at most this many rounds,
  * on at most this many lanes in all (0 for an unknown precision).
  */
-uint64_t clb_host_peak_max_rounds(const char *precision);
-uint64_t clb_host_peak_max_lanes(const char *precision);
+uint64_t clb_host_peak_max_rounds(enum clb_precision precision);
+uint64_t clb_host_peak_max_lanes(enum clb_precision precision);
 
 /* Lane `index` after `rounds` rounds: (index + rounds) * q, exact (rounds 0: its start). */
-double clb_host_peak_expected(const char *precision, uint64_t index, uint64_t rounds);
+double clb_host_peak_expected(enum clb_precision precision, uint64_t index, uint64_t rounds);
 
 /*
  * Checks the n lanes at values (float or double, per v's precision) after

@@ -18,17 +18,18 @@
 
 #include "clbench/bench/stats.h"
 #include "clbench/cl/device.h"
+#include "clbench/core/row.h"
 #include "clbench/core/types.h"
 #include "clbench/util/cpu.h"
 
 struct clb_micro_row {
     const struct clb_device *device; /* NULL: the host CPU itself (clbench/bench/hostpeak.h) */
     const char *backend;        /* who measured: "host" (clb_host_peak_run); NULL: clbench's kernels */
-    const char *benchmark;      /* "peak", "bandwidth", "transfer", "latency", "collective" */
+    enum clb_benchmark benchmark; /* peak, bandwidth, transfer, latency, collective */
     char case_[64];             /* "fp32 x8", "triad", "h2d pinned 16 MiB", "round trip" */
     const char *metric;         /* "gflops", "giops", "gbps", "us" */
-    const char *precision;      /* peak: "fp32", "fp64", "fp16", "bf16", "int32", "int16",
-                                   "int8", "int8dot"; bandwidth: "fp32", "fp64"; else NULL */
+    enum clb_precision precision; /* peak: any; bandwidth: fp32, fp64; else NONE (what
+                                     clb_micro_add sets) */
     unsigned width;             /* peak: vector width (int8dot: 4, one packed dot); else 0 */
     bool headline;              /* peak: the best width of its precision */
     enum clb_row_status status;
@@ -118,7 +119,7 @@ struct clb_micro_results {
 
 /* Appends a zeroed row (NULL when out of memory). */
 struct clb_micro_row *clb_micro_add(struct clb_micro_results *r, const struct clb_device *dev,
-                                    const char *benchmark, const char *metric);
+                                    enum clb_benchmark benchmark, const char *metric);
 void clb_micro_results_finish(struct clb_micro_results *r);
 /* Fills time_s, median, best and value from times_s and work (or from times for latency). */
 void clb_micro_row_summarize(struct clb_micro_row *row);
@@ -160,7 +161,7 @@ struct clb_micro_options {
     size_t n_sizes;
     unsigned transfer_modes;  /* transfer: bits 1 << enum clb_transfer_mode (0: the default) */
     double target_s;          /* peak: seconds one launch should take at least */
-    const char *const *precisions; /* peak: only these ("fp32", ...); NULL: all */
+    const enum clb_precision *precisions; /* peak: only these; NULL: all */
     size_t n_precisions;
     bool all_variants;        /* host peak: every ISA variant, not only the best (for -v) */
     /* host peak: also the variant a CPU of this level would run (clb_host_peak_for_level),
@@ -171,21 +172,21 @@ struct clb_micro_options {
 };
 
 /*
- * The measured peak of dev (NULL: the host CPU) in precision ("fp32"), or 0:
+ * The measured peak of dev (NULL: the host CPU) in precision, or 0:
  * the headline width's fastest verified call (GFLOP/s or GIOP/s), the limit
  * other figures are held against, since another process only slows a call.
  */
 double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device *dev,
-                      const char *precision);
+                      enum clb_precision precision);
 
 /*
  * The verified peak row behind clb_micro_peak: dev's (NULL: the host CPU's) headline in
- * precision ("fp32"); for the host, with isa ("avx2+fma", clbench/bench/hostpeak.h's
+ * precision; for the host, with isa ("avx2+fma", clbench/bench/hostpeak.h's
  * variant names) the row of that instruction set instead. NULL when there is none.
  * Borrowed from r.
  */
 const struct clb_micro_row *clb_micro_peak_row(const struct clb_micro_results *r,
                                                const struct clb_device *dev,
-                                               const char *precision, const char *isa);
+                                               enum clb_precision precision, const char *isa);
 
 #endif

@@ -79,7 +79,7 @@ unsigned clb_peak_chains(bool gpu, unsigned width, size_t element_bytes);
 
 /* For `iters` rounds (the kernel's arithmetic is exact up to 1024) of `chains` (1..8)
  * chains of WIDTH-lane vectors (1..16; int8dot: 4). */
-void clb_peak_expect_init(struct clb_peak_expect *x, const char *precision, unsigned width,
+void clb_peak_expect_init(struct clb_peak_expect *x, enum clb_precision precision, unsigned width,
                           unsigned chains, unsigned iters);
 /* The value work-item `item` must return (integers: the unsigned value as a double). */
 double clb_peak_expected(const struct clb_peak_expect *x, uint64_t item);

@@ -17,7 +17,7 @@ struct clb_shape_list {
 
 struct clb_precision_list {
     size_t n;
-    enum clb_precision v[CLB_PRECISION_COUNT];
+    enum clb_precision v[CLB_GEMM_PRECISIONS];
 };
 
 struct clb_backend_list {

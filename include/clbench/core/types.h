@@ -15,11 +15,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum clb_precision { CLB_FP32, CLB_FP64, CLB_FP16, CLB_PRECISION_COUNT };
+/*
+ * The number types figures are measured in. GEMM runs the first
+ * CLB_GEMM_PRECISIONS (floats stored as such); peak runs them all (int8dot:
+ * four int8 products summed into an int32, one packed dot); bandwidth fp32
+ * and fp64. NONE: a figure without one (transfer, latency, collective).
+ */
+enum clb_precision {
+    CLB_FP32, CLB_FP64, CLB_FP16,
+    CLB_BF16, CLB_INT32, CLB_INT16, CLB_INT8, CLB_INT8DOT,
+    CLB_PRECISION_NONE,
+    CLB_GEMM_PRECISIONS = CLB_BF16,
+    CLB_PRECISION_COUNT = CLB_PRECISION_NONE
+};
 
-const char *clb_precision_name(enum clb_precision p); /* "fp32" */
-size_t clb_precision_bytes(enum clb_precision p);     /* 4, 8, 2 */
-/* Unit roundoff u = 2^-p: 2^-24, 2^-53, 2^-11. */
+/* "fp32", ..., "int8dot"; NULL for NONE (and anything out of range). */
+const char *clb_precision_name(enum clb_precision p);
+/* The precision called name; CLB_PRECISION_NONE for NULL or a name not in the table. */
+enum clb_precision clb_precision_from_name(const char *name);
+/* Bytes of one element: fp32 4, fp64 8, fp16 2 (GEMM's precisions). */
+size_t clb_precision_bytes(enum clb_precision p);
+/* Unit roundoff u = 2^-p: 2^-24, 2^-53, 2^-11 (GEMM's precisions). */
 double clb_precision_unit_roundoff(enum clb_precision p);
 
 struct clb_gemm_shape {

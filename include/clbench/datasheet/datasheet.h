@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clbench/core/types.h"
 #include "clbench/util/error.h"
 
 /* An embedded text file (the build's table; see kernels/embed.c). */
@@ -38,7 +39,7 @@ enum clb_ds_figure {
 };
 
 /* The vector (shader) peak of a precision ("fp32"): true and *f set, or false (int32). */
-bool clb_ds_vector_figure(const char *precision, enum clb_ds_figure *f);
+bool clb_ds_vector_figure(enum clb_precision precision, enum clb_ds_figure *f);
 
 /* The figure's key in the table ("fp32_vector") and its unit for people ("GFLOP/s"). */
 const char *clb_ds_figure_key(enum clb_ds_figure f);

@@ -86,6 +86,7 @@ struct clb_compare_row {
 
 struct clb_compare_group {
     const char *benchmark, *metric;         /* "gemm", "gflops" */
+    const struct clb_result_row *first;     /* the first file's row that opened the group */
     const char *device0, *backend, *device; /* first file's device, backend, other's device */
     const char *host; /* with a fleet file: the host the rows were measured on, else NULL */
     int local_rank;   /* and the rank on it (0 for a single run's row); -1 with host NULL */

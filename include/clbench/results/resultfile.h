@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clbench/core/row.h"
 #include "clbench/util/error.h"
 
 /* Result files larger than this are refused rather than parsed. */
@@ -36,13 +37,15 @@ struct clb_result_datasheet {
 
 /* One result row, as `compare` and `report` need it (strings borrowed from the JSON). */
 struct clb_result_row {
-    const char *benchmark; /* "gemm" */
+    enum clb_benchmark benchmark; /* OTHER: a name this build does not know */
+    const char *benchmark_name;   /* as the file names it, "gemm" */
     const char *case_;     /* "fp32 1024x1024x1024": the problem within the benchmark */
     const char *backend;   /* "clblast" */
     const char *device;    /* device name, "host CPU" for host backends */
     const char *device_id; /* "P:D", "host"; "" when absent */
     const char *status;    /* "ok", "failed", ... */
-    const char *precision; /* may be NULL for benchmarks without one */
+    enum clb_precision precision; /* NONE: the row has none, or one this build does not know */
+    const char *precision_name;   /* as the file names it; NULL when absent */
     uint64_t m, n, k;      /* 0 when not a GEMM row */
     const char *metric;    /* key of the headline figure, e.g. "gflops" (higher is better) */
     bool has_value;        /* status ok and the figure present */
@@ -158,6 +161,14 @@ double clb_result_row_cube_size(const struct clb_result_row *r);
 
 /* A bandwidth row of the triad ("fp32 triad", "fp64 triad"): BabelStream's headline. */
 bool clb_result_row_is_triad(const struct clb_result_row *r);
+
+/*
+ * The same benchmark, the same precision: as the files name them, so names
+ * this build does not know match by name too (two rows without a precision
+ * have the same).
+ */
+bool clb_result_row_same_benchmark(const struct clb_result_row *a, const struct clb_result_row *b);
+bool clb_result_row_same_precision(const struct clb_result_row *a, const struct clb_result_row *b);
 
 /* The same device name and id (ranks aside): one place of a file. */
 bool clb_result_row_same_place(const struct clb_result_row *a, const struct clb_result_row *b);

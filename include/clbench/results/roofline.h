@@ -15,7 +15,7 @@
 
 enum { CLB_ROOF_PRECISIONS = 3 };
 /* The roofs' precisions, in the order of clb_roofline.peak: fp32, fp64, fp16. */
-extern const char *const clb_roof_precision[CLB_ROOF_PRECISIONS];
+extern const enum clb_precision clb_roof_precision[CLB_ROOF_PRECISIONS];
 
 struct clb_roof_point {
     const struct clb_result_row *row; /* a verified GEMM row (borrowed) */

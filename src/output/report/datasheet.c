@@ -50,15 +50,15 @@ static bool datasheet_bar(const struct clb_result_file *f, const struct clb_resu
 {
     if (!r->has_value || !r->has_datasheet)
         return false;
-    if (!strcmp(r->benchmark, "peak"))
+    if (r->benchmark == CLB_BENCH_PEAK)
         return r->headline;
-    if (!strcmp(r->benchmark, "bandwidth"))
+    if (r->benchmark == CLB_BENCH_BANDWIDTH)
         return clb_result_row_is_triad(r);
-    if (strcmp(r->benchmark, "gemm") || !r->precision)
+    if (r->benchmark != CLB_BENCH_GEMM || !r->precision_name)
         return false;
     for (const struct clb_result_row *o = f->rows; o < f->rows + f->n_rows; o++)
-        if (o != r && o->has_value && o->has_datasheet && !strcmp(o->benchmark, "gemm") &&
-            o->precision && !strcmp(o->precision, r->precision) && clb_result_row_same_device(o, r) &&
+        if (o != r && o->has_value && o->has_datasheet && o->benchmark == CLB_BENCH_GEMM &&
+            clb_result_row_same_precision(o, r) && clb_result_row_same_device(o, r) &&
             (o->value > r->value || (o->value == r->value && o < r)))
             return false;
     return true;
@@ -90,7 +90,7 @@ static void datasheet_row(FILE *out, const struct clb_result_row *r, double y, d
     const double x100 = svg_scale(100, 0, hi, false, DL, DR), xe = svg_scale(pct, 0, hi, false, DL, DR);
     char label[128];
 
-    snprintf(label, sizeof(label), "%s %s", r->benchmark, r->case_);
+    snprintf(label, sizeof(label), "%s %s", r->benchmark_name, r->case_);
     fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"12\">", DL - 8,
             y + 11);
     svg_esc_clip(out, label, 50);

@@ -21,13 +21,13 @@ enum { FLEET_MAX_CHARTS = 24 };
  */
 static bool fleet_headline(const struct clb_result_file *f, const struct clb_result_row *r)
 {
-    if (strcmp(r->benchmark, "gemm"))
+    if (r->benchmark != CLB_BENCH_GEMM)
         return r->headline;
     for (size_t i = 0; i < f->n_rows; i++) {
         const struct clb_result_row *o = &f->rows[i];
-        if (o->host && !strcmp(o->benchmark, "gemm") && !strcmp(o->backend, r->backend) &&
-            !strcmp(o->device, r->device) && o->precision && r->precision &&
-            !strcmp(o->precision, r->precision) &&
+        if (o->host && o->benchmark == CLB_BENCH_GEMM && !strcmp(o->backend, r->backend) &&
+            !strcmp(o->device, r->device) && r->precision_name &&
+            clb_result_row_same_precision(o, r) &&
             clb_result_row_cube_size(o) > clb_result_row_cube_size(r))
             return false;
     }
@@ -58,7 +58,7 @@ static void fleet_hosts(FILE *out, const struct clb_result_row **ranks, size_t n
 
 static void figure_title(FILE *out, const struct clb_result_row *r)
 {
-    svg_esc(out, r->benchmark);
+    svg_esc(out, r->benchmark_name);
     fputc(' ', out);
     svg_esc(out, r->case_);
     fputs(" · ", out);

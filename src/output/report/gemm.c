@@ -55,7 +55,7 @@ static bool is_square(const struct clb_result_row *r)
  * Collects the GEMM series of one precision across files, of square sizes or
  * of the other shapes (a model's, --mnk); returns how many.
  */
-static size_t collect(const struct report *rep, const char *prec, bool square,
+static size_t collect(const struct report *rep, enum clb_precision prec, bool square,
                       struct series *ser, size_t cap)
 {
     size_t n = 0;
@@ -65,8 +65,8 @@ static size_t collect(const struct report *rep, const char *prec, bool square,
             const struct clb_result_row *r = &rep->files[f]->rows[i];
             /* One line per rank would be a tangle: a fleet's line is its median. */
             const bool median = r->host != NULL;
-            if (strcmp(r->benchmark, "gemm") || !r->m || !r->precision ||
-                strcmp(r->precision, prec) || !(median ? r->fleet_median > 0 : r->has_value) ||
+            if (r->benchmark != CLB_BENCH_GEMM || !r->m || r->precision != prec ||
+                !(median ? r->fleet_median > 0 : r->has_value) ||
                 is_square(r) != square)
                 continue;
             const size_t s = series_of(ser, &n, cap, f, rep->files[f], r);
@@ -218,7 +218,7 @@ static int legend_bottom(double x, const struct series *ser, size_t n, const str
     return (int)ceil(y);
 }
 
-static void line_chart(FILE *out, const struct report *rep, const char *prec)
+static void line_chart(FILE *out, const struct report *rep, enum clb_precision prec)
 {
     struct series ser[32];
     const size_t n = collect(rep, prec, true, ser, 32);
@@ -226,9 +226,9 @@ static void line_chart(FILE *out, const struct report *rep, const char *prec)
 
     if (n > 0 && line_bounds(ser, n, &b)) {
         const int bottom = legend_bottom(R + 16, ser, n, rep) + 10;
-        fprintf(out, "<h2>GEMM throughput, %s</h2>\n", prec);
+        fprintf(out, "<h2>GEMM throughput, %s</h2>\n", clb_precision_name(prec));
         svg_open(out, "line-chart", W, bottom > H ? bottom : H);
-        fprintf(out, "GFLOP/s against matrix size, %s", prec);
+        fprintf(out, "GFLOP/s against matrix size, %s", clb_precision_name(prec));
         svg_label_end(out);
         svg_frame(out, L, T, R, B);
         if (b.ylog)
@@ -332,7 +332,7 @@ static void shape_axis(FILE *out, double left, double top, double bottom, double
  * their own: a group of horizontal bars per shape, named on the left, so that
  * no shape shares an axis of sizes with another.
  */
-static void shape_chart(FILE *out, const struct report *rep, const char *prec)
+static void shape_chart(FILE *out, const struct report *rep, enum clb_precision prec)
 {
     struct series ser[32];
     const struct clb_result_row *shape[MAX_SHAPES];
@@ -348,7 +348,7 @@ static void shape_chart(FILE *out, const struct report *rep, const char *prec)
     if (n_shapes > 0 && hi > 0) {
         const double left = fmin(widest, S_LABEL_MAX) + 24, step = svg_nice_step(hi * 1.15 / 5);
         hi = ceil(hi * 1.15 / step) * step;
-        fprintf(out, "<h2>GEMM throughput by shape, %s</h2>\n", prec);
+        fprintf(out, "<h2>GEMM throughput by shape, %s</h2>\n", clb_precision_name(prec));
         /* The height is only known once drawn: the groups go into a group first. */
         char *body = NULL;
         size_t len = 0;
@@ -360,7 +360,7 @@ static void shape_chart(FILE *out, const struct report *rep, const char *prec)
             fclose(g);
             const int legend = legend_bottom(S_RIGHT + 50, ser, n, rep);
             svg_open(out, "shape-chart", SW, (int)fmax(y + 50, legend + 10));
-            fprintf(out, "GFLOP/s per GEMM shape, %s", prec);
+            fprintf(out, "GFLOP/s per GEMM shape, %s", clb_precision_name(prec));
             svg_label_end(out);
             fwrite(body, 1, len, out);
             series_legend(out, S_RIGHT + 50, ser, n, rep);
@@ -374,11 +374,9 @@ static void shape_chart(FILE *out, const struct report *rep, const char *prec)
 
 void report_gemm(FILE *out, const struct report *rep, const struct report_section *sec)
 {
-    static const char *const precs[] = { "fp32", "fp64", "fp16" };
-
     (void)sec;
-    for (size_t p = 0; p < sizeof(precs) / sizeof(precs[0]); p++) {
-        line_chart(out, rep, precs[p]);
-        shape_chart(out, rep, precs[p]);
+    for (int p = 0; p < CLB_GEMM_PRECISIONS; p++) {
+        line_chart(out, rep, (enum clb_precision)p);
+        shape_chart(out, rep, (enum clb_precision)p);
     }
 }

@@ -68,9 +68,9 @@ static double roofs(FILE *out, const struct clb_roofline *roof, const struct bou
                 svg_scale(ridge, b->xlo, b->xhi, true, L, R),
                 svg_scale(peak, b->ylo, b->yhi, true, B, T),
                 svg_scale(b->xhi, b->xlo, b->xhi, true, L, R),
-                svg_scale(peak, b->ylo, b->yhi, true, B, T), clb_roof_precision[p], peak, bw);
+                svg_scale(peak, b->ylo, b->yhi, true, B, T), clb_precision_name(clb_roof_precision[p]), peak, bw);
         snprintf(names[legend], sizeof(names[legend]), "%s: peak %.4g GFLOP/s (fastest call), "
-                 "triad %.4g GB/s", clb_roof_precision[p], peak, bw);
+                 "triad %.4g GB/s", clb_precision_name(clb_roof_precision[p]), peak, bw);
         labels[legend] = names[legend];
         colors[legend++] = color;
     }
@@ -117,10 +117,10 @@ void report_roofline(FILE *out, const struct report *rep, const struct report_se
         for (size_t i = 0; i < file->n_rows; i++) {
             const struct clb_result_row *r = &file->rows[i];
             bool first = true;
-            if (strcmp(r->benchmark, "peak"))
+            if (r->benchmark != CLB_BENCH_PEAK)
                 continue;
             for (size_t j = 0; j < i && first; j++)
-                first = strcmp(file->rows[j].benchmark, "peak") ||
+                first = file->rows[j].benchmark != CLB_BENCH_PEAK ||
                         strcmp(file->rows[j].device, r->device);
             /* In a fleet file, that device's first rank: roofs are not medians. */
             if (first)

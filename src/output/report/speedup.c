@@ -16,13 +16,13 @@ static size_t speedup_rows(const struct report *rep, const struct clb_result_row
     for (size_t f = 0; f < rep->n_files; f++) {
         for (size_t i = 0; i < rep->files[f]->n_rows; i++) {
             const struct clb_result_row *r = &rep->files[f]->rows[i];
-            if (strcmp(r->benchmark, "gemm") || !r->has_value || r->speedup <= 0 ||
-                !r->precision || r->baseline)
+            if (r->benchmark != CLB_BENCH_GEMM || !r->has_value || r->speedup <= 0 ||
+                !r->precision_name || r->baseline)
                 continue;
             size_t b = 0;
             while (b < n && !(file_of[b] == f && !strcmp(best[b]->device, r->device) &&
                               !strcmp(best[b]->backend, r->backend) &&
-                              !strcmp(best[b]->precision, r->precision) &&
+                              clb_result_row_same_precision(best[b], r) &&
                               best[b]->rank == r->rank))
                 b++;
             if (b == n) {
@@ -46,7 +46,7 @@ static void bar_label(char *buf, size_t len, const struct report *rep,
 
     if (r->host)
         snprintf(host, sizeof(host), " · %s r%d", r->host, r->rank);
-    snprintf(buf, len, "%s (%s, %s, %s)%s%s%s", r->device, r->backend, r->precision,
+    snprintf(buf, len, "%s (%s, %s, %s)%s%s%s", r->device, r->backend, r->precision_name,
              r->case_ + strcspn(r->case_, " ") + 1, host, rep->n_files > 1 ? " · " : "",
              rep->n_files > 1 ? svg_base(rep->files[file]->path) : "");
 }

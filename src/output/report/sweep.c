@@ -23,8 +23,8 @@ struct sweep_chart {
 
 static bool of_chart(const struct clb_result_row *r, const struct clb_result_row *dev)
 {
-    return clb_result_row_same_device(r, dev) && r->precision &&
-           !strcmp(r->precision, dev->precision) && clb_sweep_row(r);
+    return clb_result_row_same_device(r, dev) && r->precision_name &&
+           clb_result_row_same_precision(r, dev) && clb_sweep_row(r);
 }
 
 /* Groups dev's sweep rows by kernel and finds the bounds; false when there is no chart. */
@@ -113,7 +113,7 @@ static void cache_edge(FILE *out, const struct sweep_chart *c)
 
     fprintf(out, "<line class=\"cache-edge\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
                  "stroke=\"#333\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"><title>%s "
-                 "triad: ", x, x, T, B, c->dev->precision);
+                 "triad: ", x, x, T, B, c->dev->precision_name);
     svg_esc(out, s->finding.text);
     fprintf(out, "</title></line><text class=\"cache-edge-label\" x=\"%.1f\" y=\"%d\" "
                  "text-anchor=\"middle\" font-size=\"12\">caches stop helping</text>\n",
@@ -169,11 +169,11 @@ static void sweep_chart(FILE *out, const struct clb_result_file *f,
         goto done;
     fputs("<h3>", out);
     report_device_title(out, f, dev->device, dev, n_files);
-    fprintf(out, ", %s</h3>\n", dev->precision);
+    fprintf(out, ", %s</h3>\n", dev->precision_name);
     svg_open(out, "sweep-chart", W, H);
     fputs("GB/s against bytes per array, ", out);
     report_device_title(out, f, dev->device, dev, n_files);
-    fprintf(out, ", %s", dev->precision);
+    fprintf(out, ", %s", dev->precision_name);
     svg_label_end(out);
     svg_frame(out, L, T, R, B);
     sweep_axes(out, c);
@@ -181,7 +181,7 @@ static void sweep_chart(FILE *out, const struct clb_result_file *f,
         cache_edge(out, c);
     for (size_t k = 0; k < c->n_kernels; k++)
         kernel_line(out, c, k, line);
-    fprintf(out, "</svg>\n<p class=\"caption sweep-finding\">%s triad: ", dev->precision);
+    fprintf(out, "</svg>\n<p class=\"caption sweep-finding\">%s triad: ", dev->precision_name);
     svg_esc(out, c->sweep.finding.text);
     fputs("</p>\n", out);
 done:
@@ -204,7 +204,7 @@ void report_sweep(FILE *out, const struct report *rep, const struct report_secti
             for (size_t j = 0; j < i && first; j++)
                 first = !(clb_sweep_triad(&file->rows[j]) &&
                           clb_result_row_same_place(&file->rows[j], r) &&
-                          !strcmp(file->rows[j].precision, r->precision));
+                          clb_result_row_same_precision(&file->rows[j], r));
             struct clb_sweep s;
             if (!first)
                 continue;

@@ -105,7 +105,7 @@ void report_results(FILE *out, const struct report *rep, const struct report_sec
                     fprintf(out, "%d", r->rank);
             }
             fputs("</td><td>", out);
-            svg_esc(out, r->benchmark);
+            svg_esc(out, r->benchmark_name);
             fputs("</td><td>", out);
             svg_esc(out, r->case_);
             fputs("</td><td>", out);
