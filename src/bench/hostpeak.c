@@ -578,6 +578,7 @@ int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_resu
             if (!row)
                 return -1;
             row->backend = "host";
+            row->isa = v->name;
             row->precision = v->precision;
             row->width = clb_host_peak_lanes(v);
             snprintf(row->case_, sizeof(row->case_), "%s %s", clb_precision_name(v->precision),

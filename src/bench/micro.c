@@ -95,17 +95,16 @@ int clb_micro_push_alt(struct clb_micro_row *row, double seconds)
     return append(&row->alt_times_s, &row->n_alt_times, &row->alt_times_cap, seconds);
 }
 
+/* dev's verified peak row in precision: its headline, or (isa non-NULL) that variant's. */
 static const struct clb_micro_row *find(const struct clb_micro_results *r,
                                         const struct clb_device *dev,
-                                        enum clb_benchmark benchmark,
-                                        enum clb_precision precision, const char *case_)
+                                        enum clb_precision precision, const char *isa)
 {
     for (size_t i = 0; i < r->n_rows; i++) {
         const struct clb_micro_row *row = &r->rows[i];
         if (row->device == dev && row->status == CLB_ROW_OK &&
-            row->benchmark == benchmark &&
-            (precision == CLB_PRECISION_NONE || (row->headline && row->precision == precision)) &&
-            (!case_ || !strcmp(row->case_, case_)))
+            row->benchmark == CLB_BENCH_PEAK && row->precision == precision &&
+            (isa ? row->isa && !strcmp(row->isa, isa) : row->headline))
             return row;
     }
     return NULL;
@@ -123,12 +122,7 @@ const struct clb_micro_row *clb_micro_peak_row(const struct clb_micro_results *r
                                                const struct clb_device *dev,
                                                enum clb_precision precision, const char *isa)
 {
-    char case_[64];
-
-    if (!isa)
-        return find(r, dev, CLB_BENCH_PEAK, precision, NULL);
-    snprintf(case_, sizeof(case_), "%s %s", clb_precision_name(precision), isa);
-    return find(r, dev, CLB_BENCH_PEAK, CLB_PRECISION_NONE, case_);
+    return find(r, dev, precision, isa);
 }
 
 /* Whether two peak rows are of one figure: the same device, backend and precision. */

@@ -631,9 +631,8 @@ static void hold_against_limits(struct gemm_state *g)
             continue;
         row->host_peak_gflops = peak->best * (row->device ? 1.0 : host_share);
         row->host_peak_of_kernels = v != NULL;
-        const char *isa_name = strchr(peak->case_, ' '); /* "fp32 avx2+fma" */
         snprintf(row->host_peak_isa, sizeof(row->host_peak_isa), "%s",
-                 isa_name ? isa_name + 1 : "");
+                 peak->isa ? peak->isa : "");
     }
     clb_datasheet_attach_gemm(res, &g->micro, host_share);
 }

@@ -85,19 +85,11 @@ static void identity_json(json_t *o, const struct clb_gemm_row *row,
                           const struct clb_gemm_results *res, const struct clb_gemm_options *opt,
                           const struct clb_run_record *rec)
 {
-    char id[32], case_[160], shape[128];
+    char case_[160], shape[128];
 
-    clb_device_id(row->device, id, sizeof(id));
     clb_gemm_row_label(row, shape, sizeof(shape));
     snprintf(case_, sizeof(case_), "%s %s", clb_precision_name(row->precision), shape);
-    json_object_set_new(o, "benchmark", json_string("gemm"));
-    json_object_set_new(o, "case", json_string(case_));
-    json_object_set_new(o, "metric", json_string("gflops"));
-    json_object_set_new(o, "device", json_string(id));
-    json_object_set_new(o, "device_name",
-                        json_string(row->device ? clb_device_str(row->device, CLB_PROP_NAME)
-                                                : "host CPU"));
-    json_object_set_new(o, "backend", json_string(row->backend_name));
+    clb_row_envelope_json(o, CLB_BENCH_GEMM, case_, "gflops", row->device, row->backend_name);
     if (row->role.role) {
         json_object_set_new(o, "role", json_string(row->role.role));
         json_object_set_new(o, "phase", json_string(row->role.phase));

@@ -162,18 +162,12 @@ static void limits_json(json_t *o, const struct clb_micro_row *row, bool measure
 
 static json_t *row_json(const struct clb_micro_row *row)
 {
-    char id[32];
     json_t *o = json_object(), *times = json_array();
     const bool measured = row->n_times && (row->status == CLB_ROW_OK ||
                                            row->status == CLB_ROW_FAILED);
 
-    clb_device_id(row->device, id, sizeof(id));
-    json_object_set_new(o, "benchmark", json_string(clb_benchmark_name(row->benchmark)));
-    json_object_set_new(o, "case", json_string(row->case_));
-    json_object_set_new(o, "metric", json_string(row->metric));
-    json_object_set_new(o, "device", json_string(id));
-    json_object_set_new(o, "device_name", json_string(row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU"));
-    json_object_set_new(o, "backend", json_string(row->backend ? row->backend : "clbench"));
+    clb_row_envelope_json(o, row->benchmark, row->case_, row->metric, row->device,
+                          row->backend ? row->backend : "clbench");
     json_object_set_new(o, "baseline", json_false());
     json_object_set_new(o, "config", config_json(row, measured));
     if (row->precision != CLB_PRECISION_NONE)

@@ -37,6 +37,22 @@ static json_t *field_json(const struct clb_field *f)
     return json_null();
 }
 
+void clb_row_envelope_json(json_t *o, enum clb_benchmark benchmark, const char *case_,
+                           const char *metric, const struct clb_device *dev,
+                           const char *backend)
+{
+    char id[32];
+
+    clb_device_id(dev, id, sizeof(id));
+    json_object_set_new(o, "benchmark", json_string(clb_benchmark_name(benchmark)));
+    json_object_set_new(o, "case", json_string(case_));
+    json_object_set_new(o, "metric", json_string(metric));
+    json_object_set_new(o, "device", json_string(id));
+    json_object_set_new(o, "device_name",
+                        json_string(dev ? clb_device_str(dev, CLB_PROP_NAME) : "host CPU"));
+    json_object_set_new(o, "backend", json_string(backend));
+}
+
 json_t *clb_library_json(const struct clb_library_info *lib)
 {
     json_t *o = json_pack("{s:s, s:s}", "library", lib->library, "version", lib->version);

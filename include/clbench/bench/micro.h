@@ -110,6 +110,8 @@ struct clb_micro_row {
     double alt_value;           /* from alt_times_s, by the headline's statistic (GB/s) */
     const char *code_path;      /* bandwidth's stream rows: "cpu" or "gpu", the kernels' variant */
     const char *kernel;         /* bandwidth: the kernel, "triad", "dot chunked", "local"; else NULL */
+    const char *isa;            /* host peak: the variant's instruction set, "avx2+fma"; else
+                                   NULL. Static. */
 };
 
 struct clb_micro_results {

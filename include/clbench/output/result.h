@@ -9,6 +9,7 @@
  */
 #include <jansson.h>
 
+#include "clbench/core/row.h"
 #include "clbench/core/types.h"
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,6 +36,15 @@ struct clb_run_meta {
  */
 json_t *clb_result_doc_create(const struct clb_run_meta *meta, struct clb_device *const *devices,
                               size_t n_devices);
+
+/*
+ * Every result row's first keys, in the schema's order: benchmark, case,
+ * metric, device ("P:D" or "host"), device_name ("host CPU" for dev NULL)
+ * and backend. The rest of the row is its benchmark's.
+ */
+void clb_row_envelope_json(json_t *o, enum clb_benchmark benchmark, const char *case_,
+                           const char *metric, const struct clb_device *dev,
+                           const char *backend);
 
 /* A library of the record as a JSON object ("a.b" keys nested). New reference. */
 json_t *clb_library_json(const struct clb_library_info *lib);
