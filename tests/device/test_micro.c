@@ -97,7 +97,7 @@ static void bandwidth(void **state)
     for (size_t i = 0; i < bw.n_rows; i++) {
         const struct clb_micro_row *r = &bw.rows[i];
         triad |= r->device == &inv->devices[0] && r->status == CLB_ROW_OK && r->kernel &&
-                 !strcmp(r->kernel, "triad") && r->precision && r->precision == CLB_FP32 &&
+                 !strcmp(r->kernel, "triad") && r->precision == CLB_FP32 &&
                  !strcmp(r->case_, "fp32 triad") && r->value > 0;
     }
     assert_true(triad);
