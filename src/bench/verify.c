@@ -127,7 +127,8 @@ struct clb_gemm_reference *clb_gemm_reference_create_from(const struct clb_gemm_
     r->data = d;
     r->u2_3 = u * u / 3;
     r->method = src == CLB_VERIFY_SOURCE_FREIVALDS ? CLB_VERIFY_FREIVALDS : CLB_VERIFY_FULL;
-    if (src == CLB_VERIFY_SOURCE_FREIVALDS ? clb_vf_freivalds_create(r, seed) : clb_vf_full_create(r, src))
+    if (src == CLB_VERIFY_SOURCE_FREIVALDS ? clb_vf_freivalds_create(r, seed)
+                                           : clb_vf_full_create(r, src))
         goto oom;
     return r;
 

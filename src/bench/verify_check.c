@@ -105,10 +105,11 @@ static void verify_full(const struct clb_gemm_reference *r, const void *c,
         total += row;
     }
     for (uint64_t j = 0; m >= MIN_AGGREGATE && j < n; j++)
-        consider(w, sqrt(r->col_err2[j]), sqrt(clb_vf_tau((double)m) * r->col_var[j]), CHECK_COLUMN, 0,
-                 j);
+        consider(w, sqrt(r->col_err2[j]), sqrt(clb_vf_tau((double)m) * r->col_var[j]),
+                 CHECK_COLUMN, 0, j);
     if (m * n >= MIN_AGGREGATE)
-        consider(w, sqrt(total), sqrt(clb_vf_tau((double)(m * n)) * r->total_var), CHECK_NORM, 0, 0);
+        consider(w, sqrt(total), sqrt(clb_vf_tau((double)(m * n)) * r->total_var), CHECK_NORM, 0,
+                 0);
     out->max_abs_err = mx;
     out->rel_err = r->ref_norm2 > 0 ? sqrt(total / r->ref_norm2) : total > 0 ? INFINITY : 0;
     out->noise_ratio = r->total_var > 0 ? sqrt(total / r->total_var) : total > 0 ? INFINITY : 0;
@@ -261,7 +262,7 @@ void clb_gemm_verify(const struct clb_gemm_reference *r, const void *c,
         const struct clb_gemm_shape s = r->data->shape;
         check_outside(r, c, &w);
         clb_vf_gather(c, &r->stored->lc, s.m, s.n, clb_precision_bytes(r->data->precision),
-               r->c_dense);
+                      r->c_dense);
         c = r->c_dense;
     }
     if (r->method == CLB_VERIFY_FULL)

@@ -105,6 +105,7 @@ out:
     free(p);
     return rc;
 }
+
 #endif
 
 int clb_vf_full_create(struct clb_gemm_reference *r, enum clb_verify_source src)
@@ -163,9 +164,9 @@ void clb_vf_accs_finish(struct accs *a)
     free(a->carried);
 }
 
-FMA_CLONES void clb_vf_weighted_column_sums(const void *mat, enum clb_precision p, uint64_t rows,
-                                            uint64_t cols, const double *w, uint64_t begin,
-                                            uint64_t end, struct accs *acc)
+FMA_CLONES void clb_vf_weighted_column_sums(const void *mat, enum clb_precision p,
+                                            uint64_t rows, uint64_t cols, const double *w,
+                                            uint64_t begin, uint64_t end, struct accs *acc)
 {
     const uint64_t len = end - begin;
 

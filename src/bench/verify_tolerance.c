@@ -56,8 +56,9 @@ void clb_vf_entry_tolerance(const struct clb_gemm_reference *r, double ref, doub
     const double v = r->u2_3 * (d->alpha * d->alpha * (k + 3) / 2 * p + 3 * ref * ref +
                                 3 * d->beta * d->beta * c0 * c0) +
                      clb_vf_underflow_ops(d, true) * ul * ul / 3 + ref_err * ref_err;
-    const double rigorous = clb_vf_gamma_n(k + 3, u) * (fabs(d->alpha) * s + fabs(d->beta * c0)) +
-                            clb_vf_underflow_ops(d, false) * ul;
+    const double rigorous =
+        clb_vf_gamma_n(k + 3, u) * (fabs(d->alpha) * s + fabs(d->beta * c0)) +
+        clb_vf_underflow_ops(d, false) * ul;
 
     *var = v;
     *tol = fmin(rigorous, LAMBDA_ENTRY * sqrt(v)) + ref_err;
