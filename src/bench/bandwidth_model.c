@@ -164,8 +164,6 @@ double clb_stream_dot_replay(const struct clb_stream_outcome *o, bool fused)
     return (double)clb_csum_value(&sum);
 }
 
-/* Exact to the last bit or two (millions of terms would otherwise add the host's own rounding,
- * as large as the device's in double). */
 double clb_bw_exact_sum(const void *a, const void *b, bool fp64, size_t n)
 {
     struct clb_csum sum = { 0, 0 };

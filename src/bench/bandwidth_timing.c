@@ -6,10 +6,6 @@
 #include "clbench/util/timer.h"
 #include "bandwidth_parts.h"
 
-/*
- * The largest work-group kernel k allows on the device (CL_KERNEL_WORK_GROUP_SIZE), at most
- * CLBENCH_FAULT_KERNEL_WG_SIZE where that test hook is set (clbench/cl/fault.h).
- */
 int clb_bw_kernel_wg_size(cl_kernel k, cl_device_id dev, size_t *most, struct clb_error *e)
 {
     const char *cap = clb_fault_str("KERNEL_WG_SIZE");
@@ -22,10 +18,6 @@ int clb_bw_kernel_wg_size(cl_kernel k, cl_device_id dev, size_t *most, struct cl
     return 0;
 }
 
-/*
- * stream.cl's build options: the precision, and the test hook's -DCLB_WRAP=K for the kernel
- * CLBENCH_FAULT_STREAM_INDEX names (clbench/cl/fault.h; K as stream.cl numbers them). NULL: none.
- */
 const char *clb_bw_build_options(bool fp64, char *buf, size_t len)
 {
     static const char *const faults[] = { "copy", "mul",     "add",  "triad",
@@ -49,12 +41,6 @@ static bool enqueue_fault(const char *name)
     return want && !strcmp(want, name);
 }
 
-/*
- * One launch of k on `global` (and `local`, or the runtime's choice), timed twice: on the
- * device's clock (its event's START to END: the kernel alone) and on the host's around the
- * enqueue and clFinish (what BabelStream times: the driver's round trip too). *profiling
- * gets the profiling info's error (0 when device_s holds the kernel's time).
- */
 int clb_bw_timed_launch(cl_command_queue q, cl_kernel k, const char *name, size_t global,
                         const size_t *local, double *device_s, double *host_s,
                         cl_int *profiling, struct clb_error *e)
@@ -76,9 +62,6 @@ int clb_bw_timed_launch(cl_command_queue q, cl_kernel k, const char *name, size_
     return 0;
 }
 
-/* Appends one call to row: the device's time as its time, the host's beside it; a call
- * without profiling info is timed on the host (clb_bw_timer_finish makes the row all
- * host). */
 int clb_bw_timed_push(struct clb_micro_row *row, double device_s, double host_s,
                       cl_int profiling)
 {
@@ -111,11 +94,6 @@ static void swap_clocks(struct clb_micro_row *row, const char *timer, const char
         row->measured_s += row->times_s[i];
 }
 
-/*
- * Names the row's clock and summarizes it: the device's where every call had profiling info
- * and the device is not a CPU whose clock leaves out its own work (clb_bandwidth_host_clock),
- * else the host's for every call, with why.
- */
 void clb_bw_timer_finish(struct clb_micro_row *row, cl_int profiling)
 {
     if (!row->n_times) {

@@ -56,7 +56,6 @@ uint64_t clb_gemm_reference_bytes(struct clb_gemm_shape s, enum clb_precision p,
     return dense + s.m * s.n * 32 + s.m * s.k * 8 + s.k * s.n * 8 + s.n * 24;
 }
 
-/* Entries (i, j) of op(X), rows x cols, from the buffer `src` through its layout, row-major. */
 void clb_vf_gather(const void *src, const struct clb_gemm_matrix_layout *l, uint64_t rows,
                    uint64_t cols, size_t es, void *dst)
 {
