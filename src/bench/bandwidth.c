@@ -1,31 +1,17 @@
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "clbench/bench/bandwidth.h"
-#include "clbench/bench/micro.h"
-#include "clbench/cl/env.h"
 #include "clbench/cl/fault.h"
 #include "clbench/cl/kernels.h"
-#include "clbench/util/csum.h"
-#include "clbench/util/timer.h"
 #include "clbench/util/units.h"
+#include "bandwidth_parts.h"
 
-#define SCALAR 0.4
-/* The start pattern (clbench/bench/bandwidth.h, stream_start in stream.cl): mantissas from a
- * multiplier modulo a prime, exponents modulo another prime. */
-enum { MANTISSAS = 16381, MULTIPLIER = 10123, EXPONENTS = 61, LOWEST_EXPONENT = -30 };
 /* Rounds between re-initialisations (untimed): a shrinks by 0.96 a round, so that after
  * 200 the smallest element, 2^-30 x 0.96^200, and its products stay far from underflow. */
 enum { REINIT_ROUNDS = 200 };
-/* Default bytes per array: far beyond the caches of CPUs and GPUs alike; on a device
- * (not a CPU) of 16 GB or more, 1 GiB (clb_stream_default_bytes). */
-#define DEFAULT_BYTES (UINT64_C(256) << 20)
-#define BIG_BYTES (UINT64_C(1) << 30)
 
-enum { K_COPY, K_MUL, K_ADD, K_TRIAD, K_DOT, K_READ, K_DOT_CHUNKED, N_KERNELS };
 static const char *const names[N_KERNELS] = { "copy", "mul", "add", "triad",
                                               "dot",  "read", "dot chunked" };
 /* Their test-hook names (CLBENCH_FAULT_STREAM_INDEX, _STREAM_ENQUEUE; clbench/cl/fault.h). */
@@ -35,113 +21,6 @@ static const char *const symbols[N_KERNELS] = {
     "clb_stream_copy", "clb_stream_mul",  "clb_stream_add",        "clb_stream_triad",
     "clb_stream_dot",  "clb_stream_read", "clb_stream_dot_chunked"
 };
-/* Elements per work-item of clb_stream_dot_chunked and clb_stream_read_chunked (DOT_CHUNK,
- * READ_CHUNK in stream.cl); the gpu path's read adds 16 a work-item. */
-enum { DOT_CHUNK = 1024, READ_CHUNK = 1024, READ_STRIDED = 16 };
-/* Arrays each kernel reads plus writes (read: one store per 16 loads, or per chunk). */
-static const double arrays_moved[N_KERNELS] = { 2, 2, 3, 3, 2, 1 + 1.0 / READ_STRIDED, 2 };
-
-uint64_t clb_stream_default_bytes(uint64_t global_bytes, uint64_t max_alloc_bytes, bool cpu)
-{
-    uint64_t bytes = !cpu && global_bytes >= UINT64_C(16000000000) ? BIG_BYTES : DEFAULT_BYTES;
-
-    if (bytes > max_alloc_bytes)
-        bytes = max_alloc_bytes;
-    if (bytes > global_bytes / 4)
-        bytes = global_bytes / 4;
-    return bytes;
-}
-
-double clb_stream_start(uint64_t j)
-{
-    const unsigned g = (unsigned)(j % MANTISSAS) * MULTIPLIER % MANTISSAS;
-    const int e = (int)(j % EXPONENTS) + LOWEST_EXPONENT;
-    return ldexp(1 + g * 0x1p-14, e);
-}
-
-/*
- * acc + a * b in the device's precision: the product rounded then added, or
- * fused into the add (OpenCL C may contract either way). The product is its
- * own statement so that the host's compiler does not contract it either (in
- * C11 mode GCC contracts nothing, clang only within one expression).
- */
-static double add_product(double acc, double a, double b, bool fp64, bool fused)
-{
-    if (fp64) {
-        if (fused)
-            return fma(a, b, acc);
-        const double p = a * b;
-        return acc + p;
-    }
-    const float fa = (float)a, fb = (float)b, facc = (float)acc;
-    if (fused)
-        return fmaf(fa, fb, facc);
-    const float p = fa * fb;
-    return facc + p;
-}
-
-/* x * y and x + y, each rounded once in the device's precision. */
-static double mul_in(double x, double y, bool fp64)
-{
-    const float p = (float)x * (float)y;
-    return fp64 ? x * y : p;
-}
-
-static double add_in(double x, double y, bool fp64)
-{
-    const float t = (float)x + (float)y;
-    return fp64 ? x + y : t;
-}
-
-int clb_stream_expect_init(struct clb_stream_expect *x, unsigned iters, bool fp64)
-{
-    const double s = fp64 ? SCALAR : (float)SCALAR;
-
-    *x = (struct clb_stream_expect){ .iters = iters, .fp64 = fp64,
-                                     .lo = malloc(3 * MANTISSAS * sizeof(double)),
-                                     .hi = malloc(3 * MANTISSAS * sizeof(double)) };
-    if (!x->lo || !x->hi) {
-        clb_stream_expect_free(x);
-        return -1;
-    }
-    for (unsigned g = 0; g < MANTISSAS; g++) {
-        double *lo = x->lo + 3 * g, *hi = x->hi + 3 * g;
-        lo[0] = hi[0] = 1 + g * 0x1p-14;
-        lo[1] = hi[1] = lo[2] = hi[2] = 0; /* b and c: replaced in the first round */
-        for (unsigned r = 0; r < iters; r++)
-            for (int side = 0; side < 2; side++) {
-                double *v = side ? hi : lo;
-                /* copy c = a; mul b = 0.4 c; add c = a + b; triad a = b + 0.4 c, both ways. */
-                v[1] = mul_in(s, v[0], fp64);
-                v[2] = add_in(v[0], v[1], fp64);
-                const double plain = add_product(v[1], s, v[2], fp64, false);
-                const double fused = add_product(v[1], s, v[2], fp64, true);
-                v[0] = side ? fmax(plain, fused) : fmin(plain, fused);
-            }
-    }
-    return 0;
-}
-
-void clb_stream_expect_free(struct clb_stream_expect *x)
-{
-    free(x->lo);
-    free(x->hi);
-    x->lo = x->hi = NULL;
-}
-
-void clb_stream_expected(const struct clb_stream_expect *x, uint64_t j, int array, double *lo,
-                         double *hi)
-{
-    if (x->iters == 0) {
-        *lo = *hi = clb_stream_start(j + (uint64_t)array);
-        return;
-    }
-    /* Exact: a power of two scales every rounding alike (clbench/bench/bandwidth.h). */
-    const unsigned g = (unsigned)(j % MANTISSAS) * MULTIPLIER % MANTISSAS;
-    const int e = (int)(j % EXPONENTS) + LOWEST_EXPONENT;
-    *lo = ldexp(x->lo[3 * g + (unsigned)array], e);
-    *hi = ldexp(x->hi[3 * g + (unsigned)array], e);
-}
 
 struct stream {
     const struct clb_cl_env *env; /* its queue has profiling (clb_bandwidth_run) */
@@ -216,22 +95,6 @@ static size_t floor_pow2(size_t x)
 }
 
 /*
- * The largest work-group kernel k allows on the device (CL_KERNEL_WORK_GROUP_SIZE), at most
- * CLBENCH_FAULT_KERNEL_WG_SIZE where that test hook is set (clbench/cl/fault.h).
- */
-static int kernel_wg_size(cl_kernel k, cl_device_id dev, size_t *most, struct clb_error *e)
-{
-    const char *cap = clb_fault_str("KERNEL_WG_SIZE");
-
-    if (CLB_CL(e, clGetKernelWorkGroupInfo, k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof(*most),
-               most, NULL))
-        return -1;
-    if (cap && strtoul(cap, NULL, 10) < *most)
-        *most = strtoul(cap, NULL, 10);
-    return 0;
-}
-
-/*
  * The dot kernel's work-group: BabelStream's (on the cpu path twice the native double
  * vector width, else the largest work-group the device allows) within the largest the
  * kernel itself allows (CL_KERNEL_WORK_GROUP_SIZE: its registers and local memory), a power
@@ -244,7 +107,7 @@ static size_t dot_local(const struct stream *s, const struct clb_device *dev,
                          : clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE);
     size_t most = 0;
 
-    if (kernel_wg_size(s->k[K_DOT], s->env->device, &most, e))
+    if (clb_bw_kernel_wg_size(s->k[K_DOT], s->env->device, &most, e))
         return 0;
     if (want > most)
         want = most;
@@ -265,26 +128,6 @@ static void stream_grid(struct stream *s, const struct clb_device *dev)
     s->n_partial[K_DOT] = groups;
     s->global[K_READ] = s->n_partial[K_READ] = s->n / (s->cpu ? READ_CHUNK : READ_STRIDED);
     s->global[K_DOT_CHUNKED] = s->n_partial[K_DOT_CHUNKED] = s->n / DOT_CHUNK;
-}
-
-/*
- * stream.cl's build options: the precision, and the test hook's -DCLB_WRAP=K for the kernel
- * CLBENCH_FAULT_STREAM_INDEX names (clbench/cl/fault.h; K as stream.cl numbers them). NULL: none.
- */
-static const char *build_options(bool fp64, char *buf, size_t len)
-{
-    static const char *const faults[] = { "copy", "mul",     "add",  "triad",
-                                          "dot",  "read", "chunked", "local" };
-    const char *want = clb_fault_str("STREAM_INDEX");
-    int wrap = 0;
-
-    for (int i = 0; want && i < (int)(sizeof(faults) / sizeof(*faults)); i++)
-        if (!strcmp(want, faults[i]))
-            wrap = i + 1;
-    snprintf(buf, len, "%s", fp64 ? "-DREAL=double -DCLB_FP64" : "");
-    if (wrap)
-        snprintf(buf + strlen(buf), len - strlen(buf), " -DCLB_WRAP=%d", wrap);
-    return buf[0] ? buf : NULL;
 }
 
 /* Kernel i's arguments, after its kernel and partial buffer exist. */
@@ -353,7 +196,7 @@ static int stream_setup(struct stream *s, const struct clb_device *dev, struct c
     cl_int err;
 
     if (!(s->prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("stream"),
-                                 build_options(s->fp64, options, sizeof(options)), e)))
+                                 clb_bw_build_options(s->fp64, options, sizeof(options)), e)))
         return -1;
     s->init = clCreateKernel(s->prog, "clb_stream_init", &err);
     if (clb_cl_check(e, "clCreateKernel", err))
@@ -376,118 +219,6 @@ static int stream_setup(struct stream *s, const struct clb_device *dev, struct c
     return stream_init(s, e);
 }
 
-/* Whether CLBENCH_FAULT_STREAM_ENQUEUE names this kernel (clbench/cl/fault.h). */
-static bool enqueue_fault(const char *name)
-{
-    const char *want = clb_fault_str("STREAM_ENQUEUE");
-    return want && !strcmp(want, name);
-}
-
-/*
- * One launch of k on `global` (and `local`, or the runtime's choice), timed twice: on the
- * device's clock (its event's START to END: the kernel alone) and on the host's around the
- * enqueue and clFinish (what BabelStream times: the driver's round trip too). *profiling
- * gets the profiling info's error (0 when device_s holds the kernel's time).
- */
-static int timed_launch(cl_command_queue q, cl_kernel k, const char *name, size_t global,
-                        const size_t *local, double *device_s, double *host_s,
-                        cl_int *profiling, struct clb_error *e)
-{
-    cl_event ev = NULL;
-
-    if (enqueue_fault(name))
-        return clb_cl_check(e, "clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES) ? -1 : 0;
-    const double t0 = clb_now_s();
-    if (CLB_CL(e, clEnqueueNDRangeKernel, q, k, 1, NULL, &global, local, 0, NULL, &ev) ||
-        clb_cl_check(e, "clFinish", clb_cl_finish(q))) {
-        if (ev)
-            clReleaseEvent(ev);
-        return -1;
-    }
-    *host_s = clb_now_s() - t0;
-    *profiling = clb_cl_event_seconds(ev, device_s);
-    clReleaseEvent(ev);
-    return 0;
-}
-
-/* Appends one call to row: the device's time as its time, the host's beside it; a call
- * without profiling info is timed on the host (timer_finish makes the row all host). */
-static int timed_push(struct clb_micro_row *row, double device_s, double host_s,
-                      cl_int profiling)
-{
-    if (clb_micro_push(row, profiling ? host_s : device_s))
-        return -1;
-    if (clb_micro_push_alt(row, host_s)) {
-        /* The two clocks keep one call each: undo the first. */
-        row->measured_s -= row->times_s[--row->n_times];
-        return -1;
-    }
-    return 0;
-}
-
-bool clb_bandwidth_host_clock(bool cpu, double device_gbps, double host_gbps)
-{
-    return cpu && host_gbps > 0 && device_gbps > host_gbps * (1.0 + CLB_CLOCK_AGREE);
-}
-
-/* Swaps the row's two clocks: the other one's calls become the headline's. */
-static void swap_clocks(struct clb_micro_row *row, const char *timer, const char *alt)
-{
-    double *t = row->times_s;
-    size_t cap = row->times_cap;
-
-    row->times_s = row->alt_times_s;
-    row->times_cap = row->alt_times_cap;
-    row->alt_times_s = t;
-    row->alt_times_cap = cap;
-    /* timed_push appends to both for every call: the counts are the same. */
-    row->n_alt_times = alt ? row->n_times : 0;
-    row->timer = timer;
-    row->alt_timer = alt;
-    row->measured_s = 0;
-    for (size_t i = 0; i < row->n_times; i++)
-        row->measured_s += row->times_s[i];
-}
-
-/*
- * Names the row's clock and summarizes it: the device's where every call had profiling info
- * and the device is not a CPU whose clock leaves out its own work (clb_bandwidth_host_clock),
- * else the host's for every call, with why.
- */
-static void timer_finish(struct clb_micro_row *row, cl_int profiling)
-{
-    if (!row->n_times) {
-        clb_micro_row_summarize(row);
-        return;
-    }
-    if (profiling) {
-        snprintf(row->timer_why, sizeof(row->timer_why),
-                 "no profiling info from the device (clGetEventProfilingInfo: %s): host clock "
-                 "around enqueue + clFinish", clb_cl_errname(profiling));
-        swap_clocks(row, "host", NULL);
-        free(row->alt_times_s);
-        row->alt_times_s = NULL;
-        row->alt_times_cap = 0;
-        clb_micro_row_summarize(row);
-        return;
-    }
-    row->timer = "device";
-    row->alt_timer = "host";
-    clb_micro_row_summarize(row);
-    /* The medians (stat_best is set later, by the command): the rule's, whatever --stat. */
-    const double device_gbps = row->median, host_gbps = row->alt_value;
-    if (!clb_bandwidth_host_clock(row->device && clb_device_is_cpu(row->device), device_gbps,
-                                  host_gbps))
-        return;
-    snprintf(row->timer_why, sizeof(row->timer_why),
-             "a CPU device, whose own clock (START to END) reads over %.0f%% faster: it leaves "
-             "out its threads starting, which a program waits for; host clock around enqueue "
-             "+ clFinish",
-             CLB_CLOCK_AGREE * 100.0);
-    swap_clocks(row, "host", "device");
-    clb_micro_row_summarize(row);
-}
-
 /* One kernel's timed call into its row; -1 with s->fault[which] set. */
 static int stream_step(struct stream *s, int which, struct clb_micro_row *row, bool timed)
 {
@@ -495,15 +226,15 @@ static int stream_step(struct stream *s, int which, struct clb_micro_row *row, b
     double device_s = 0, host_s = 0;
     cl_int profiling = 0;
 
-    if (timed_launch(s->env->queue, s->k[which], fault_names[which], s->global[which],
-                     s->local[which] ? &s->local[which] : NULL, &device_s, &host_s,
-                     &profiling, &e))
+    if (clb_bw_timed_launch(s->env->queue, s->k[which], fault_names[which], s->global[which],
+                            s->local[which] ? &s->local[which] : NULL, &device_s, &host_s,
+                            &profiling, &e))
         goto fault;
     if (!timed)
         return 0;
     if (profiling && !s->profiling[which])
         s->profiling[which] = profiling;
-    if (timed_push(row, device_s, host_s, profiling)) {
+    if (clb_bw_timed_push(row, device_s, host_s, profiling)) {
         clb_error_set(&e, "out of host memory");
         goto fault;
     }
@@ -511,137 +242,6 @@ static int stream_step(struct stream *s, int which, struct clb_micro_row *row, b
 fault:
     snprintf(s->fault[which], sizeof(s->fault[which]), "%s", e.msg);
     return -1;
-}
-
-/* Element j of an array of float or double. */
-static double at(const void *x, bool fp64, size_t j)
-{
-    return fp64 ? ((const double *)x)[j] : ((const float *)x)[j];
-}
-
-double clb_stream_dot_replay(const struct clb_stream_outcome *o, bool fused)
-{
-    const size_t G = o->dot_global, L = o->dot_local;
-    if (!G || !L || G % L || !o->a || !o->b)
-        return NAN;
-    double *slot = calloc(G, sizeof(*slot));
-    if (!slot)
-        return NAN;
-    /* Work-item g adds the elements g, g + G, ... in order into its slot. */
-    for (size_t i = 0, g = 0; i < o->n; i++, g = g + 1 == G ? 0 : g + 1)
-        slot[g] = add_product(slot[g], at(o->a, o->fp64, i), at(o->b, o->fp64, i), o->fp64,
-                              fused);
-    struct clb_csum sum = { 0, 0 };
-    for (double *v = slot; v < slot + G; v += L) {
-        /* The work-group's tree, in the device's precision. */
-        for (size_t step = L / 2; step > 0; step /= 2)
-            for (size_t l = 0; l < step; l++)
-                v[l] = o->fp64 ? v[l] + v[l + step] : (double)((float)v[l] + (float)v[l + step]);
-        /* The host's compensated sum of the partials, as partial_sum does. */
-        clb_csum_add(&sum, v[0]);
-    }
-    free(slot);
-    return (double)clb_csum_value(&sum);
-}
-
-/* The sum of a[j] (or a[j] * b[j]) over the first n elements, compensated: exact to
- * the last bit or two (millions of terms would otherwise add the host's own rounding,
- * as large as the device's in double). */
-static double exact_sum(const void *a, const void *b, bool fp64, size_t n)
-{
-    struct clb_csum sum = { 0, 0 };
-    for (size_t j = 0; j < n; j++)
-        clb_csum_add(&sum, b ? at(a, fp64, j) * at(b, fp64, j) : at(a, fp64, j));
-    return (double)clb_csum_value(&sum);
-}
-
-/* Whether every element of the arrays lies in its range; else `why` names the first that does not. */
-static bool arrays_verify(const struct clb_stream_outcome *o, char *why, size_t len)
-{
-    const void *arrays[3] = { o->a, o->b, o->c };
-    struct clb_stream_expect x;
-    bool ok = true;
-
-    if (clb_stream_expect_init(&x, o->iters, o->fp64)) {
-        snprintf(why, len, "out of host memory");
-        return false;
-    }
-    /* g and the exponent step with j (j + 1's mantissa index is g + 10123 mod 16381), as
-     * clb_stream_expected computes them, without a division an element. */
-    double scale[EXPONENTS];
-    for (int i = 0; i < EXPONENTS; i++)
-        scale[i] = ldexp(1, i + LOWEST_EXPONENT);
-    for (size_t j = 0, g = 0, ei = 0; ok && j < o->n; j++) {
-        for (int k = 0; k < 3; k++) {
-            double lo, hi;
-            if (!arrays[k])
-                continue;
-            if (o->iters)
-                lo = x.lo[3 * g + (size_t)k] * scale[ei], hi = x.hi[3 * g + (size_t)k] * scale[ei];
-            else
-                clb_stream_expected(&x, j, k, &lo, &hi);
-            const double v = at(arrays[k], o->fp64, j);
-            if (!(v >= lo && v <= hi)) { /* NaN too */
-                const int digits = o->fp64 ? 17 : 9;
-                if (lo == hi)
-                    snprintf(why, len, "wrong result: array %c element %zu is %.*g, expected %.*g",
-                             "abc"[k], j, digits, v, digits, lo);
-                else
-                    snprintf(why, len, "wrong result: array %c element %zu is %.*g, expected "
-                             "%.*g to %.*g", "abc"[k], j, digits, v, digits, lo, digits, hi);
-                ok = false;
-                break;
-            }
-        }
-        g = g + MULTIPLIER >= MANTISSAS ? g + MULTIPLIER - MANTISSAS : g + MULTIPLIER;
-        ei = ei + 1 == EXPONENTS ? 0 : ei + 1;
-    }
-    clb_stream_expect_free(&x);
-    return ok;
-}
-
-bool clb_stream_verify(const struct clb_stream_outcome *o, struct clb_stream_verdict *v)
-{
-    const double u = o->fp64 ? 0x1p-53 : 0x1p-24;
-    const int digits = o->fp64 ? 17 : 9;
-
-    v->arrays[0] = v->dot[0] = v->read[0] = v->chunked[0] = '\0';
-    arrays_verify(o, v->arrays, sizeof(v->arrays));
-    if (!o->a || !o->b)
-        return !v->arrays[0];
-    /*
-     * The sums are held against the arrays the device holds, not the host's recurrence:
-     * an element may sit anywhere in its range (the device fuses the triad or not), and the
-     * order of a long sum's roundings follows every bit of its terms. Every term is
-     * positive, so a bound relative to the sum holds whatever the terms' magnitudes
-     * (2^-85 to 2^62 here). BabelStream's dot is replayed exactly over the device's grid
-     * (plain or fused adds; the host's compensated sums of the partials, on both sides,
-     * differ by far less than the 4 ulps allowed). The gpu path's read pass adds 16 elements
-     * a work-item in sequence: 15 roundings, each partial within (1 + u)^15 - 1, about 15u,
-     * of its exact sum, and so the total (16 ulps allowed). The cpu path's adds 32 vectors
-     * of 16 into each of two accumulators (31 roundings a lane), adds the two (1) and the
-     * 16 lanes in a tree of depth 4: within (1 + u)^36 - 1, about 36u (64 ulps). The chunked dot
-     * rounds a product and adds 32 of them a lane, then adds s0 + s1 and 16 lanes in a
-     * tree of depth 4: within (1 + u)^38 - 1, about 38u (64 ulps allowed). The read pass
-     * and the chunked dot cover whole work-items (n is whole chunks).
-     */
-    const double plain = clb_stream_dot_replay(o, false), fused = clb_stream_dot_replay(o, true);
-    const double dot = fabs(o->dot - fused) < fabs(o->dot - plain) ? fused : plain;
-    if (!(fabs(o->dot - dot) <= 4 * u * fabs(dot)))
-        snprintf(v->dot, sizeof(v->dot), "wrong result: dot %.*g, expected %.*g", digits,
-                 o->dot, digits, dot);
-    const size_t per = o->read_chunked ? READ_CHUNK : READ_STRIDED;
-    const double read = exact_sum(o->a, NULL, o->fp64, o->n / per * per);
-    if (!(fabs(o->read - read) <= (o->read_chunked ? 64 : 16) * u * fabs(read)))
-        snprintf(v->read, sizeof(v->read), "wrong result: read sum %.*g, expected %.*g", digits,
-                 o->read, digits, read);
-    if (o->has_chunked) {
-        const double chunked = exact_sum(o->a, o->b, o->fp64, o->n / DOT_CHUNK * DOT_CHUNK);
-        if (!(fabs(o->dot_chunked - chunked) <= 64 * u * fabs(chunked)))
-            snprintf(v->chunked, sizeof(v->chunked), "wrong result: chunked dot %.*g, "
-                     "expected %.*g", digits, o->dot_chunked, digits, chunked);
-    }
-    return !v->arrays[0] && !v->dot[0] && !v->read[0] && !v->chunked[0];
 }
 
 /* The sum of kernel `which`'s partial sums (read into scratch); -1 only on a device fault. */
@@ -652,7 +252,7 @@ static int partial_sum(struct stream *s, int which, void *scratch, double *sum,
     if (CLB_CL(e, clEnqueueReadBuffer, s->env->queue, s->partial[which], CL_TRUE, 0,
                s->n_partial[which] * s->elem, scratch, 0, NULL, NULL))
         return -1;
-    *sum = exact_sum(scratch, NULL, s->fp64, s->n_partial[which]);
+    *sum = clb_bw_exact_sum(scratch, NULL, s->fp64, s->n_partial[which]);
     return 0;
 }
 
@@ -813,8 +413,7 @@ static enum clb_row_status stream_run(struct stream *s, const struct clb_device 
         return CLB_ROW_ERROR;
     }
     for (int i = 0; i < n; i++) {
-        rows[i]->work = (i == K_READ && s->cpu ? 1 + 1.0 / READ_CHUNK : arrays_moved[i]) *
-                        (double)s->n * (double)s->elem;
+        rows[i]->work = clb_bw_bytes_per_call(i, s->cpu, s->n, s->elem);
         rows[i]->launch.elements = s->n;
         rows[i]->launch.global_size = s->global[i];
         rows[i]->launch.local_size = s->local[i];
@@ -854,7 +453,7 @@ static void stream_verdict(const struct stream *s, int i, enum clb_row_status st
         snprintf(row->reason, sizeof(row->reason), "%s", wrong);
     }
     stream_check_text(s, i, row->check, sizeof(row->check));
-    timer_finish(row, s->profiling[i]);
+    clb_bw_timer_finish(row, s->profiling[i]);
 }
 
 /*
@@ -881,7 +480,7 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
         bytes = clb_stream_default_bytes(clb_device_u64(dev, CLB_PROP_GLOBAL_MEM_BYTES),
                                          clb_device_u64(dev, CLB_PROP_MAX_ALLOC_BYTES),
                                          clb_device_is_cpu(dev));
-    s.n = (size_t)(bytes / s.elem) / DOT_CHUNK * DOT_CHUNK;
+    s.n = clb_bw_elements(bytes, s.elem);
     /* In a sweep the case names the size the arrays have (whole chunks of elements). */
     clb_format_bytes(s.n ? (uint64_t)s.n * s.elem : bytes, a, sizeof(a));
     for (int i = 0; i < n_rows; i++)
@@ -894,214 +493,6 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     for (int i = 0; i < n_rows; i++)
         stream_verdict(&s, i, status, why, &verdict, rows[i]);
     stream_release(&s);
-    return 0;
-}
-
-enum { LOCAL_N = 256, LOCAL_ROUNDS = 1024 }; /* LOCAL_N as in stream.cl; 16 rounds a multiple of it */
-
-uint64_t clb_stream_local_bits(unsigned entry, bool fp64)
-{
-    /* TILE in stream.cl: a multiplicative hash's top bits as the mantissa of [1, 2). */
-    return fp64 ? UINT64_C(0x3ff0000000000000) | (uint64_t)entry * UINT64_C(0x9e3779b97f4a7c15) >> 12
-                : UINT32_C(0x3f800000) | (uint32_t)(entry * UINT32_C(2654435761)) >> 9;
-}
-
-uint64_t clb_stream_local_expected(bool fp64)
-{
-    /* Each work-item reads every tile entry 16 x rounds / LOCAL_N times: the sum of their
-     * bit patterns that many times, wrapping as the device's integers do. */
-    uint64_t tile_bits = 0;
-    for (unsigned j = 0; j < LOCAL_N; j++)
-        tile_bits += clb_stream_local_bits(j, fp64);
-    const uint64_t want = tile_bits * (16u * LOCAL_ROUNDS / LOCAL_N);
-    return fp64 ? want : (uint32_t)want;
-}
-
-/* Whether the device cannot run the local kernel in this precision; the row says why. */
-static bool local_unavailable(const struct clb_device *dev, bool fp64, struct clb_micro_row *row)
-{
-    if ((fp64 && !clb_device_bool(dev, CLB_PROP_FP64)) ||
-        clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE) < LOCAL_N) {
-        row->status = CLB_ROW_UNAVAILABLE;
-        snprintf(row->reason, sizeof(row->reason), "%s",
-                 fp64 && !clb_device_bool(dev, CLB_PROP_FP64)
-                     ? "device has no fp64 (cl_khr_fp64)"
-                     : "work-groups of 256 are beyond the device");
-        return true;
-    }
-    return false;
-}
-
-/* Builds clb_stream_local with its rounds set; *most: the kernel's largest work-group. */
-static int local_build(const struct clb_device *dev, const struct clb_cl_env *env, bool fp64,
-                       cl_program *prog, cl_kernel *k, size_t *most, struct clb_error *e)
-{
-    const cl_uint rounds = LOCAL_ROUNDS;
-    char options[64];
-    cl_int err;
-
-    if (!(*prog = clb_cl_build(env->ctx, dev->id, clb_kernel_source("stream"),
-                               build_options(fp64, options, sizeof(options)), e)))
-        return -1;
-    *k = clCreateKernel(*prog, "clb_stream_local", &err);
-    return clb_cl_check(e, "clCreateKernel", err) ||
-                   CLB_CL(e, clSetKernelArg, *k, 1, sizeof(cl_uint), &rounds) ||
-                   kernel_wg_size(*k, env->device, most, e)
-               ? -1
-               : 0;
-}
-
-/*
- * Grows the launch (a power of two of work-groups, *global) until it takes 2 ms; the first
- * launch may include lazy compilation (pocl's work-group function) and is run twice. *res:
- * the result buffer of the last size, the caller's to release.
- */
-static int local_grow(const struct clb_cl_env *env, cl_kernel k, size_t elem, cl_mem *res,
-                      size_t *global, struct clb_error *e)
-{
-    const size_t local = LOCAL_N;
-    double seconds = 0, host_s = 0;
-    cl_int err, profiling = 0;
-
-    for (bool warm = false;; warm = true) {
-        if (*res)
-            clReleaseMemObject(*res);
-        *res = clb_cl_buffer(env->ctx, CL_MEM_WRITE_ONLY, *global * elem, NULL, &err);
-        if (clb_cl_check(e, "clCreateBuffer", err) ||
-            CLB_CL(e, clSetKernelArg, k, 0, sizeof(cl_mem), res) ||
-            timed_launch(env->queue, k, "local", *global, &local, &seconds, &host_s,
-                         &profiling, e))
-            return -1;
-        if (profiling)
-            seconds = host_s;
-        if (!warm)
-            continue;
-        if (seconds >= 0.002 || *global >= (size_t)LOCAL_N << 14)
-            return 0;
-        *global *= 2;
-    }
-}
-
-/* The timed launches of global work-items until the row has its calls. */
-static int local_time(const struct clb_cl_env *env, cl_kernel k, size_t global,
-                      const struct clb_micro_options *opt, struct clb_micro_row *row,
-                      cl_int *first_profiling, struct clb_error *e)
-{
-    const size_t local = LOCAL_N;
-    double seconds = 0, host_s = 0;
-    cl_int profiling = 0;
-
-    while (clb_micro_want(row, opt->runs, opt->min_time_s)) {
-        if (timed_launch(env->queue, k, "local", global, &local, &seconds, &host_s,
-                         &profiling, e))
-            return -1;
-        if (profiling && !*first_profiling)
-            *first_profiling = profiling;
-        if (timed_push(row, seconds, host_s, profiling)) {
-            clb_error_set(e, "out of host memory");
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Reads back every work-item's sum and holds it to the exact one; the row says the verdict. */
-static int local_verify(const struct clb_cl_env *env, cl_mem res, bool fp64, size_t global,
-                        struct clb_micro_row *row, struct clb_error *e)
-{
-    const size_t elem = fp64 ? sizeof(double) : sizeof(float);
-    void *host = malloc(global * elem);
-
-    if (!host) {
-        clb_error_set(e, "out of host memory");
-        return -1;
-    }
-    if (CLB_CL(e, clEnqueueReadBuffer, env->queue, res, CL_TRUE, 0, global * elem, host, 0,
-               NULL, NULL)) {
-        free(host);
-        return -1;
-    }
-    const uint64_t want = clb_stream_local_expected(fp64);
-    row->status = CLB_ROW_OK;
-    row->reason[0] = '\0';
-    for (size_t i = 0; i < global; i++) {
-        uint64_t got = 0;
-        uint32_t got32 = 0;
-        if (fp64)
-            memcpy(&got, (const char *)host + i * elem, sizeof(got));
-        else
-            memcpy(&got32, (const char *)host + i * elem, sizeof(got32)), got = got32;
-        if (got != want) {
-            row->status = CLB_ROW_FAILED;
-            snprintf(row->reason, sizeof(row->reason),
-                     "wrong result: work-item %zu summed 0x%" PRIx64 ", expected 0x%" PRIx64,
-                     i, got, want);
-            break;
-        }
-    }
-    free(host);
-    snprintf(row->check, sizeof(row->check),
-             "%zu work-items x %d local reads each, every sum exact", global,
-             16 * LOCAL_ROUNDS);
-    return 0;
-}
-
-/*
- * Local-memory bandwidth in one precision: work-groups of LOCAL_N read a
- * tile of local memory 16 x LOCAL_ROUNDS times a work-item (summing bit
- * patterns as integers, so no FPU paces them), the launch grown
- * until it takes 2 ms; every work-item's sum checked exactly.
- */
-static int measure_local(const struct clb_device *dev, const struct clb_cl_env *env,
-                         const struct clb_micro_options *opt, bool fp64,
-                         struct clb_micro_results *out)
-{
-    struct clb_micro_row *row = clb_micro_add(out, dev, CLB_BENCH_BANDWIDTH, "gbps");
-    const size_t elem = fp64 ? sizeof(double) : sizeof(float);
-    struct clb_error e = { "" };
-    cl_program prog = NULL;
-    cl_kernel k = NULL;
-    cl_mem res = NULL;
-    size_t global = LOCAL_N, most = 0;
-    cl_int first_profiling = 0;
-
-    if (!row)
-        return -1;
-    row->precision = fp64 ? CLB_FP64 : CLB_FP32;
-    row->kernel = "local";
-    snprintf(row->case_, sizeof(row->case_), "%s local", clb_precision_name(row->precision));
-    if (local_unavailable(dev, fp64, row))
-        return 0;
-    if (local_build(dev, env, fp64, &prog, &k, &most, &e))
-        goto fault;
-    /* Its work-group is fixed (reqd_work_group_size): the kernel as built must allow it. */
-    if (most < LOCAL_N) {
-        row->status = CLB_ROW_UNAVAILABLE;
-        snprintf(row->reason, sizeof(row->reason), "work-groups of 256 are beyond the kernel "
-                 "(CL_KERNEL_WORK_GROUP_SIZE %zu)", most);
-        goto done;
-    }
-    if (local_grow(env, k, elem, &res, &global, &e))
-        goto fault;
-    row->work = (double)global * 16.0 * LOCAL_ROUNDS * (double)elem;
-    row->launch.global_size = global;
-    row->launch.local_size = LOCAL_N;
-    row->launch.rounds = LOCAL_ROUNDS;
-    if (local_time(env, k, global, opt, row, &first_profiling, &e) ||
-        local_verify(env, res, fp64, global, row, &e))
-        goto fault;
-    goto done;
-fault:
-    row->status = CLB_ROW_ERROR;
-    snprintf(row->reason, sizeof(row->reason), "%s", e.msg);
-done:
-    timer_finish(row, first_profiling);
-    if (res)
-        clReleaseMemObject(res);
-    if (k)
-        clReleaseKernel(k);
-    if (prog)
-        clReleaseProgram(prog);
     return 0;
 }
 
@@ -1144,8 +535,8 @@ int clb_bandwidth_run(const struct clb_device *dev, const struct clb_cl_env *env
             rc = -1;
     }
     /* Local memory has no array size: once per precision. */
-    if (!rc && ((fp32 && measure_local(dev, &timed, opt, false, out)) ||
-                (fp64 && measure_local(dev, &timed, opt, true, out))))
+    if (!rc && ((fp32 && clb_bw_measure_local(dev, &timed, opt, false, out)) ||
+                (fp64 && clb_bw_measure_local(dev, &timed, opt, true, out))))
         rc = -1;
     if (own)
         clReleaseCommandQueue(own);

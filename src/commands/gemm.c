@@ -473,7 +473,7 @@ static int gemm_begin(struct clb_run *run)
         char (*id_buf)[32] = calloc(sel->n_devices + 1, sizeof(*id_buf)), cpu[256];
         size_t n = 0;
         int rc = CLB_EXIT_FAILURE;
-        clb_host_cpu_name(cpu, sizeof(cpu));
+        clb_cpu_name(cpu, sizeof(cpu));
         if (d && id_buf) {
             for (; n < sel->n_devices; n++) {
                 clb_device_id(sel->devices[n], id_buf[n], sizeof(id_buf[n]));

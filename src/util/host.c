@@ -1,4 +1,5 @@
 #include "clbench/util/host.h"
+#include "clbench/util/cpu.h"
 #include "clbench/util/record.h"
 
 #include <stdint.h>
@@ -6,31 +7,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-void clb_host_cpu_name(char *buf, size_t len)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[512];
-
-    snprintf(buf, len, "unknown CPU");
-    while (f && fgets(line, sizeof(line), f)) {
-        char *colon = strchr(line, ':');
-        if (strncmp(line, "model name", 10) == 0 && colon) {
-            colon += 1 + strspn(colon + 1, " \t");
-            colon[strcspn(colon, "\n")] = '\0';
-            snprintf(buf, len, "%s", colon);
-            break;
-        }
-    }
-    if (f)
-        fclose(f);
-}
-
-unsigned clb_host_cpus(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
-}
 
 uint64_t clb_host_meminfo_bytes(const char *key)
 {
@@ -77,14 +53,14 @@ void clb_host_info_read(struct clb_host_info *out)
     memset(out, 0, sizeof(*out));
     if (gethostname(out->hostname, sizeof(out->hostname) - 1) != 0)
         snprintf(out->hostname, sizeof(out->hostname), "unknown");
-    clb_host_cpu_name(out->cpu, sizeof(out->cpu));
+    clb_cpu_name(out->cpu, sizeof(out->cpu));
     os_name(out->os, sizeof(out->os));
     if (uname(&u) == 0) {
         snprintf(out->kernel, sizeof(out->kernel), "%.63s", u.sysname);
         snprintf(out->kernel_release, sizeof(out->kernel_release), "%.127s", u.release);
         snprintf(out->arch, sizeof(out->arch), "%.63s", u.machine);
     }
-    out->logical_cpus = clb_host_cpus();
+    out->logical_cpus = clb_cpu_count_online();
     out->memory_bytes = clb_host_meminfo_bytes("MemTotal");
 }
 

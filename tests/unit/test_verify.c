@@ -8,9 +8,9 @@
  * the problem's own precision (sequential, and in blocks of 64 k-terms):
  * each multiply-add rounded to the precision as a device would round it.
  *
- * The reference's arithmetic is long double (x87) or compensated double, as verify.c
+ * The reference's arithmetic is long double (x87) or compensated double, as verify_arith.h
  * chooses for the build (CLB_VERIFY_COMPENSATED_DOUBLE); on x86-64 this file is built a
- * second time (test_verify_dd) with verify.c and the compensated double path forced, so
+ * second time (test_verify_dd) with verify*.c and the compensated double path forced, so
  * every test runs on both.
  */
 #include <float.h>
@@ -32,7 +32,7 @@
 #include "clbench/util/csum.h"
 #include "clbench/util/rng.h"
 
-/* The path under test, chosen as verify.c chooses it. */
+/* The path under test, chosen as verify_arith.h chooses it. */
 #ifndef CLB_VERIFY_COMPENSATED_DOUBLE
 #define CLB_VERIFY_COMPENSATED_DOUBLE (LDBL_MANT_DIG != 64)
 #endif
@@ -840,7 +840,7 @@ static long double ld_unit_roundoff(void)
     return one + e != one ? LDBL_EPSILON / 2 : DBL_EPSILON / 2;
 }
 
-/* clb_csum's bound for n rounded products (verify.c's acc_err, long double path). */
+/* clb_csum's bound for n rounded products (verify_arith.h's acc_err, long double path). */
 static long double ld_dot_err(long double value, long double abs_sum, uint64_t n)
 {
     const long double u = ld_unit_roundoff(), nu = (long double)n * u;

@@ -4,7 +4,9 @@
 /*
  * Device memory bandwidth with kernels/stream.cl (BabelStream's copy, mul,
  * add, triad and dot, a read pass, the CPU's chunked dot, local memory), and
- * what every element must hold after it (src/bench/bandwidth.c).
+ * what every element must hold after it (src/bench/bandwidth.c: the stream benchmark's
+ * OpenCL driver; bandwidth_model.c: sizes, bytes a call, the expected values, the clock rule;
+ * bandwidth_timing.c: launches on both clocks; bandwidth_local.c: local memory).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,7 +17,7 @@
 
 /*
  * The fewest elements a bandwidth array holds: its arrays are whole chunks of
- * the dot kernel's 1024 elements (DOT_CHUNK in src/bench/bandwidth.c), so a
+ * the dot kernel's 1024 elements (DOT_CHUNK in src/bench/bandwidth_parts.h), so a
  * smaller --bytes or --sizes entry would skip every row. The commands refuse one.
  */
 enum { CLB_STREAM_MIN_ELEMENTS = 1024 };

@@ -2,6 +2,10 @@
 #define CLBENCH_UTIL_CPU_H
 
 /*
+ * The host CPU: what it can compute (src/util/cpu.c: instruction sets, FMA
+ * width, clock), which processor it is (cpu_id.c), the CPUs and cores this
+ * process may use (cpu_topology.c) and its caches (cpu_cache.c).
+ *
  * The host CPU's instruction sets, as this process may use them: on x86-64
  * libgcc's CPUID reading, which also checks that the OS saves the AVX and
  * AVX-512 register state (a VM or kernel that disables AVX-512 reads as no
@@ -18,6 +22,7 @@
  *                              one, is ignored.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct clb_cpu_isa {
@@ -113,6 +118,10 @@ struct clb_cpu_id {
 };
 void clb_cpu_id_detect(struct clb_cpu_id *id);
 
+/* The CPU's model name as /proc/cpuinfo's first "model name" gives it ("AMD EPYC 7B13"), or
+ * "unknown CPU", into buf (len bytes). */
+void clb_cpu_name(char *buf, size_t len);
+
 /*
  * The widest vector a level's fused multiply-add takes, in bits: 512 for
  * AVX-512, 256 for AVX2+FMA, 128 for NEON and SVE (its minimum: the
@@ -152,6 +161,9 @@ bool clb_cpu_count_core_types(unsigned *p_cores, unsigned *e_cores);
  * cpusets count), else the CPUs online; >= 1.
  */
 unsigned clb_cpu_count_available(void);
+
+/* Logical CPUs online (sysconf), whichever this process may run on; >= 1. */
+unsigned clb_cpu_count_online(void);
 
 /*
  * The share of this CPU's FMA units that `threads` threads can keep busy:

@@ -1,15 +1,9 @@
 #ifndef CLBENCH_UTIL_HOST_H
 #define CLBENCH_UTIL_HOST_H
 
-/* The host machine as the OS describes it: CPU, memory, OS (src/util/host.c). */
-#include <stddef.h>
+/* The host machine as the OS describes it: memory, OS, and the run record's description
+ * (src/util/host.c); its CPU is clbench/util/cpu.h's. */
 #include <stdint.h>
-
-/* The host CPU's model name ("AMD EPYC 7B13"), or "unknown CPU", into buf. */
-void clb_host_cpu_name(char *buf, size_t len);
-
-/* Logical CPUs online (>= 1). */
-unsigned clb_host_cpus(void);
 
 /* A /proc/meminfo figure ("MemTotal", "MemAvailable") in bytes; 0 when absent. */
 uint64_t clb_host_meminfo_bytes(const char *key);
@@ -22,8 +16,8 @@ struct clb_host_info {
     char hostname[256];
     char os[256];             /* PRETTY_NAME of /etc/os-release, or "unknown" */
     char kernel[64], kernel_release[128], arch[64]; /* uname */
-    char cpu[256];            /* model name, or "unknown CPU" */
-    unsigned logical_cpus;    /* online */
+    char cpu[256];            /* model name, or "unknown CPU" (clb_cpu_name) */
+    unsigned logical_cpus;    /* online (clb_cpu_count_online) */
     uint64_t memory_bytes;    /* MemTotal; 0 when unknown */
 };
 
