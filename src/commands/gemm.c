@@ -152,14 +152,12 @@ static int gemm_begin(struct clb_run *run)
 {
     struct gemm_state *g = run->cmd;
     const struct clb_selection *sel = &run->sel;
-
+    const char *cmd = g->show_devices ? "run" : "gemm";
     int rc;
 
     /* The devices the rows will name: the selected ones, and the host for OpenBLAS. */
     if (clb_shapes_priced(&g->cfg->shapes) &&
-        (rc = clb_shapes_hold_prices(&g->cfg->shapes, g->show_devices ? "run" : "gemm", sel,
-                                     on_host(g->cfg))) !=
-            CLB_EXIT_OK)
+        (rc = clb_shapes_hold_prices(&g->cfg->shapes, cmd, sel, on_host(g->cfg))) != CLB_EXIT_OK)
         return rc;
     /* OpenBLAS's core note: once, the arguments accepted, the baseline about to run. */
     if (gemm_blas_core(g->cfg) && clb_blas_core_state()->note[0])
