@@ -140,13 +140,7 @@ static int load_speeds(struct fit_config *cfg, struct clb_fit_report *rep,
     rep->speeds = *speeds;
     rep->n_speeds = (size_t)n;
     if (clb_cmd_prices_given(&cfg->prices, cfg->prices_file)) {
-        double *run_s = clb_cmd_file_run_s(file, *speeds, (size_t)n);
-        if (!run_s) {
-            fprintf(stderr, "clbench: out of host memory\n");
-            return CLB_EXIT_FAILURE;
-        }
-        rc = clb_cmd_speed_costs(&cfg->prices, *speeds, (size_t)n, run_s, costs);
-        free(run_s);
+        rc = clb_cmd_file_costs(&cfg->prices, file, *speeds, (size_t)n, costs);
         rep->costs = *costs;
     }
     return rc;
@@ -277,12 +271,38 @@ static int build_request(const struct fit_config *c, struct clb_fit_request *req
     return CLB_EXIT_OK;
 }
 
+/* Each selected device's memory figures, and with a model whether it fits. */
+static void fill_devices(struct clb_fit_report *rep, const struct clb_selection *sel)
+{
+    const struct clb_fit_request *req = rep->request;
+
+    for (size_t i = 0; i < sel->n_devices; i++) {
+        struct clb_fit_device *d = &rep->devices[i];
+        d->device = sel->devices[i];
+        d->memory_bytes = clb_device_u64(d->device, CLB_PROP_GLOBAL_MEM_BYTES);
+        d->max_alloc_bytes = clb_device_u64(d->device, CLB_PROP_MAX_ALLOC_BYTES);
+        for (int t = 0; t < CLB_DT_COUNT; t++)
+            d->max_params[t] = clb_fit_max_params(d->memory_bytes, (enum clb_dtype)t,
+                                                  req->overhead, CLB_FIT_INFER);
+        d->max_params_train = clb_fit_max_params(d->memory_bytes, CLB_DT_FP16, req->overhead,
+                                                 CLB_FIT_TRAIN);
+        if (rep->has_model) {
+            d->tensor_too_big = rep->largest_tensor_bytes > d->max_alloc_bytes;
+            d->fits = rep->estimate.total_bytes <= d->memory_bytes && !d->tensor_too_big;
+            d->headroom_bytes = (int64_t)d->memory_bytes - (int64_t)rep->estimate.total_bytes;
+        }
+    }
+}
+
 static int fit_run(void *config, int n_operands, char **operands)
 {
     struct fit_config *cfg = config;
     struct clb_fit_request req;
     struct clb_fit_report rep = { .request = &req };
-    struct clb_selection sel;
+    struct clb_selection sel = { 0 };
+    struct clb_result_file *from = NULL;
+    struct clb_fit_speed *speeds = NULL;
+    struct clb_speed_cost *costs = NULL;
     struct clb_error e;
     int rc;
 
@@ -302,17 +322,14 @@ static int fit_run(void *config, int n_operands, char **operands)
                         "give --model and --from\n");
         return CLB_EXIT_USAGE;
     }
-    struct clb_result_file *from = NULL;
     if ((cfg->from && (rc = open_from(cfg, &from)) != CLB_EXIT_OK) ||
-        (rc = build_request(cfg, &req, &rep.preset)) != CLB_EXIT_OK) {
-        clb_result_file_destroy(from);
-        return rc;
-    }
+        (rc = build_request(cfg, &req, &rep.preset)) != CLB_EXIT_OK)
+        goto out;
     rep.has_model = cfg->model != NULL;
     if (rep.has_model && clb_fit_estimate(&req, &rep.estimate, &e) != 0) {
         fprintf(stderr, "clbench fit: %s\n", e.msg);
-        clb_result_file_destroy(from);
-        return CLB_EXIT_USAGE;
+        rc = CLB_EXIT_USAGE;
+        goto out;
     }
     if (rep.preset) {
         /* The token embedding is the largest single tensor of these models. */
@@ -320,47 +337,18 @@ static int fit_run(void *config, int n_operands, char **operands)
         rep.largest_tensor_bytes = rep.preset->vocab * req.shape.hidden * bits / 8;
         rep.largest_tensor = "token embedding (vocab x hidden)";
     }
-    struct clb_fit_speed *speeds = NULL;
-    struct clb_speed_cost *costs = NULL;
-    if (cfg->from && (rc = load_speeds(cfg, &rep, from, &speeds, &costs)) != CLB_EXIT_OK) {
-        clb_result_file_destroy(from);
-        free(speeds);
-        free(costs);
-        return rc;
-    }
-    if ((rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK) {
-        clb_result_file_destroy(from);
-        free(speeds);
-        free(costs);
-        return rc;
-    }
-    rep.devices = calloc(sel.n_devices, sizeof(*rep.devices));
-    if (!rep.devices) {
-        clb_result_file_destroy(from);
-        free(speeds);
-        free(costs);
-        clb_selection_close(&sel);
+    if ((cfg->from && (rc = load_speeds(cfg, &rep, from, &speeds, &costs)) != CLB_EXIT_OK) ||
+        (rc = clb_selection_open(&cfg->common, &sel)) != CLB_EXIT_OK)
+        goto out;
+    if (!(rep.devices = calloc(sel.n_devices, sizeof(*rep.devices)))) {
         fprintf(stderr, "clbench: out of host memory\n");
-        return CLB_EXIT_FAILURE;
+        rc = CLB_EXIT_FAILURE;
+        goto out;
     }
     rep.n_devices = sel.n_devices;
-    for (size_t i = 0; i < sel.n_devices; i++) {
-        struct clb_fit_device *d = &rep.devices[i];
-        d->device = sel.devices[i];
-        d->memory_bytes = clb_device_u64(d->device, CLB_PROP_GLOBAL_MEM_BYTES);
-        d->max_alloc_bytes = clb_device_u64(d->device, CLB_PROP_MAX_ALLOC_BYTES);
-        for (int t = 0; t < CLB_DT_COUNT; t++)
-            d->max_params[t] = clb_fit_max_params(d->memory_bytes, (enum clb_dtype)t,
-                                                  req.overhead, CLB_FIT_INFER);
-        d->max_params_train = clb_fit_max_params(d->memory_bytes, CLB_DT_FP16, req.overhead,
-                                                 CLB_FIT_TRAIN);
-        if (rep.has_model) {
-            d->tensor_too_big = rep.largest_tensor_bytes > d->max_alloc_bytes;
-            d->fits = rep.estimate.total_bytes <= d->memory_bytes && !d->tensor_too_big;
-            d->headroom_bytes = (int64_t)d->memory_bytes - (int64_t)rep.estimate.total_bytes;
-        }
-    }
+    fill_devices(&rep, &sel);
     rc = clb_fit_write(stdout, cfg->common.format, &rep) ? CLB_EXIT_FAILURE : clb_finish_stdout();
+out:
     clb_result_file_destroy(from);
     free(speeds);
     free(costs);

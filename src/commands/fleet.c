@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clbench/limits/limits.h"
 #include "clbench/mpi/mpi.h"
 #include "clbench/output/fleet.h"
 #include "clbench/results/fleet.h"
@@ -43,9 +44,9 @@ int clb_fleet_enter(const char *command)
      * OpenBLAS does (gemm_fleet_main), unless the user set the count. Before
      * any OpenCL call: pocl reads it once.
      */
-    const int sharers = clb_mpi_cpu_sharers();
-    if (sharers > 1 && !getenv("POCL_MAX_PTHREAD_COUNT")) {
-        const unsigned share = clb_cpu_count_available() / (unsigned)sharers;
+    bool shared;
+    const unsigned share = (unsigned)clb_host_share(clb_cpu_count_available(), &shared);
+    if (shared && !getenv("POCL_MAX_PTHREAD_COUNT")) {
         char n[16];
         snprintf(n, sizeof(n), "%u", share ? share : 1);
         setenv("POCL_MAX_PTHREAD_COUNT", n, 0);
@@ -282,11 +283,6 @@ int clb_fleet_local_ranks(void)
 {
     const struct clb_mpi_world *w = clb_mpi_fleet();
     return w ? w->local_size : 1;
-}
-
-int clb_fleet_cpu_sharers(void)
-{
-    return clb_mpi_cpu_sharers();
 }
 
 void clb_fleet_abort(const char *why)

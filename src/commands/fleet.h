@@ -61,12 +61,6 @@ bool clb_fleet_lead(void);
 /* This fleet's ranks on this node (1 alone). */
 int clb_fleet_local_ranks(void);
 /*
- * How many ranks share this node's CPUs: the fleet's ranks on this node
- * when the launcher did not bind each to CPUs of its own (each sees them
- * all), else 1 (also alone).
- */
-int clb_fleet_cpu_sharers(void);
-/*
  * Where a rank cannot go on with the others (out of memory before a call they
  * wait in): ends every rank through the launcher with `why`; alone, returns.
  */

@@ -112,3 +112,18 @@ double *clb_cmd_file_run_s(const struct clb_result_file *f, const struct clb_fit
                                        speeds[i].measured.rank);
     return s;
 }
+
+int clb_cmd_file_costs(const struct clb_prices *l, const struct clb_result_file *f,
+                       const struct clb_fit_speed *speeds, size_t n, struct clb_speed_cost **out)
+{
+    double *run_s = clb_cmd_file_run_s(f, speeds, n);
+
+    *out = NULL;
+    if (!run_s) {
+        fprintf(stderr, "clbench: out of host memory\n");
+        return CLB_EXIT_FAILURE;
+    }
+    const int rc = clb_cmd_speed_costs(l, speeds, n, run_s, out);
+    free(run_s);
+    return rc;
+}

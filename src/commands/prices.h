@@ -42,6 +42,14 @@ int clb_cmd_prices_hold_files(const char *cmd, const struct clb_prices *l,
 int clb_cmd_speed_costs(const struct clb_prices *l, const struct clb_fit_speed *speeds, size_t n,
                         const double *run_s, struct clb_speed_cost **out);
 
+/*
+ * The n speeds' costs at their prices in l, of the speeds measured in f
+ * (clb_file_speed_estimates): clb_cmd_speed_costs with each device's timed
+ * calls in f. `fit --from` and `run --shapes` (its own document read back).
+ */
+int clb_cmd_file_costs(const struct clb_prices *l, const struct clb_result_file *f,
+                       const struct clb_fit_speed *speeds, size_t n, struct clb_speed_cost **out);
+
 /* run_s for speeds measured in f: each device's timed calls in f. NULL when out of memory. */
 double *clb_cmd_file_run_s(const struct clb_result_file *f, const struct clb_fit_speed *speeds,
                            size_t n);

@@ -99,7 +99,7 @@ static struct clb_datasheet_ref derived_ref(const struct clb_micro_results *micr
     /* Per core: the mean over both kinds, so that cores x flops_per_cycle stays the sum. */
     const double fpc = per_cycle / (p_cores + e_cores);
     /* A fleet's ranks on one node that see the same CPUs share its cores. */
-    share /= clb_mpi_cpu_sharers();
+    share = clb_host_share(share, NULL);
     const double cores = (p_cores + e_cores) * share;
     ref = (struct clb_datasheet_ref){ .value = cores * fpc * ghz,
                                       .name = core->name,
@@ -188,4 +188,13 @@ void clb_datasheet_attach_gemm(struct clb_gemm_results *res,
         else if (clb_ds_vector_figure(row->precision, &f))
             row->datasheet = device_ref(micro, row->device, f);
     }
+}
+
+double clb_host_share(double whole, bool *shared)
+{
+    const int sharers = clb_mpi_cpu_sharers();
+
+    if (shared)
+        *shared = sharers > 1;
+    return whole / sharers;
 }

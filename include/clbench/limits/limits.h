@@ -8,7 +8,12 @@
  * must exceed to measure memory. The rows are measurement structs
  * (clbench/bench/); the figures come from the built-in datasheet table.
  */
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "clbench/core/types.h"
+#include "clbench/util/cpu.h"
 
 struct clb_device;
 
@@ -54,5 +59,43 @@ const struct clb_ds_core *clb_host_core(void);
  */
 void clb_datasheet_attach_gemm(struct clb_gemm_results *res,
                                const struct clb_micro_results *micro, double host_share);
+
+/*
+ * This process's share of the host's CPUs, of `whole` of them (CPUs, cores,
+ * a part of the chip): whole divided among the ranks of a fleet that share
+ * this node's CPUs (clb_mpi_cpu_sharers: the launcher bound none to CPUs of
+ * its own, so each sees them all); whole itself alone, or bound. *shared
+ * (NULL: not asked) says whether it was divided. What a rank's OpenBLAS and
+ * pocl threads take and what its derived host peak counts.
+ */
+double clb_host_share(double whole, bool *shared);
+
+/*
+ * The limits of a GEMM run (src/limits/limits_gemm.c), measured into micro:
+ * the host CPU's FMA peak in the n precisions, and with host_also the peak
+ * of that instruction-set level too (a handicapped baseline's kernels';
+ * NULL: none) ...
+ */
+void clb_limits_host_run(const enum clb_precision *precisions, size_t n,
+                         const enum clb_cpu_level *host_also, struct clb_micro_results *micro);
+/*
+ * ... and the peak of dev, device i of n_devices, in them, with bandwidth its
+ * memory bandwidth too; a device that does not open is left to its GEMM rows
+ * to report. Both print a progress line on stderr when it is a terminal.
+ */
+void clb_limits_device_run(const struct clb_device *dev, size_t i, size_t n_devices,
+                           const enum clb_precision *precisions, size_t n, bool bandwidth,
+                           struct clb_micro_results *micro);
+/*
+ * Holds each row of res against those limits in micro: its device's
+ * measured peak; on the host's silicon (host backends, OpenCL CPU devices)
+ * the host peak, a host backend's at its share for the threads it ran
+ * (clb_cpu_core_share) unless peak_shared (a fleet's ranks on one node
+ * measured their peaks together: each already is its rank's share), and a
+ * handicapped baseline's at its instruction set's; then the datasheet's
+ * figures (clb_datasheet_attach_gemm).
+ */
+void clb_limits_hold_gemm(struct clb_gemm_results *res, const struct clb_micro_results *micro,
+                          bool peak_shared);
 
 #endif

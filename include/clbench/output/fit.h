@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "clbench/cl/device.h"
 #include "clbench/cli/cli.h"
 #include "clbench/fit/fit.h"
@@ -86,6 +88,18 @@ void clb_fit_cost_cells(const struct clb_fit_speed *s, const struct clb_speed_co
                         struct clb_fit_cost_cells *out);
 /* The lines under the costs table (prices' origin, run clock, formulas): n written, <= 4. */
 size_t clb_fit_cost_notes(const struct clb_fit_report *r, char lines[4][320]);
+/*
+ * The prices' part of the writers (output/fit_prices.c), for r->costs
+ * non-NULL: the costs table under the estimates table, with its notes (0, or
+ * -1 when out of memory) ...
+ */
+int clb_fit_write_costs(FILE *out, const struct clb_fit_report *r);
+/*
+ * ... and in the result document's "speed" object (its "devices" one per
+ * speed, in order), each device's "cost" (null and a "cost_note" for a device
+ * without a price), then the prices' notes.
+ */
+void clb_fit_costs_json(const struct clb_fit_report *r, json_t *speed);
 /*
  * ... and the note when device i's prefill rate is of another precision than
  * the weights' (none ran in theirs): true with buf filled, else false.

@@ -32,8 +32,8 @@ struct clb_device_speed {
 
 /*
  * One measured row as the speed figures see it, read from a result file
- * (clb_speed_rows_of_file) or taken from a run's measurement structs
- * (src/commands/estimates.c): the same fields either way (strings borrowed).
+ * (clb_speed_rows_of_file; `run --shapes` reads its own document back so)
+ * (strings borrowed).
  */
 struct clb_speed_row {
     const char *device;     /* as clb_device_speed's */
