@@ -204,7 +204,9 @@ void clb_fit_speed_cells(const struct clb_fit_speed *s, struct clb_fit_speed_cel
         clb_format_flops(s->measured.prefill_gflops, c->rate, sizeof(c->rate));
         snprintf(c->prefill, sizeof(c->prefill), "%.3g", s->estimate.prefill_tokens_s);
         snprintf(c->backend, sizeof(c->backend), "%s %s%s", s->measured.backend,
-                 s->measured.precision ? s->measured.precision : "",
+                 s->measured.precision != CLB_PRECISION_NONE
+                     ? clb_precision_name(s->measured.precision)
+                     : "",
                  s->measured.prefill_roles < CLB_LAYER_GEMMS ? " (part of a layer)" : "");
     }
     if (s->measured.bandwidth_gbps > 0) {
@@ -218,13 +220,15 @@ bool clb_fit_speed_note(const struct clb_fit_report *r, size_t i, char *buf, siz
     /* The weights' precision is the GEMMs' where they ran (clb_file_speed_estimates). */
     const char *weights = r->request->mode == CLB_FIT_TRAIN ? "fp16"
                                                             : clb_dtype_name(r->request->dtype);
-    const char *ran = r->speeds[i].measured.precision;
+    const enum clb_precision ran = r->speeds[i].measured.precision,
+                             as = clb_precision_from_name(weights);
 
-    if (!ran || !(r->speeds[i].measured.prefill_gflops > 0) || !strcmp(ran, weights) ||
-        (!strcmp(weights, "bf16") && !strcmp(ran, "fp16")))
+    /* bf16 weights' GEMMs run as fp16 where there is no bf16 arithmetic. */
+    if (ran == CLB_PRECISION_NONE || !(r->speeds[i].measured.prefill_gflops > 0) || ran == as ||
+        (as == CLB_BF16 && ran == CLB_FP16))
         return false;
     snprintf(buf, len, "%s's prefill rate is of %s GEMMs, not of the %s weights' precision "
-                       "(none ran there)", r->speeds[i].measured.device, ran, weights);
+                       "(none ran there)", r->speeds[i].measured.device, clb_precision_name(ran), weights);
     return true;
 }
 
@@ -292,7 +296,8 @@ static json_t *speed_json(const struct clb_fit_report *r)
         json_array_append_new(
             devs, json_pack("{s:s, s:s, s:s?, s:s?, s:{s:f, s:i, s:f}, s:o?, s:o?, s:o?, s:b}",
                             "device_name", s->measured.device, "device", s->measured.device_id,
-                            "backend", s->measured.backend, "precision", s->measured.precision,
+                            "backend", s->measured.backend, "precision",
+                            clb_precision_name(s->measured.precision),
                             "inputs", "prefill_gflops", s->measured.prefill_gflops,
                             "prefill_roles", (int)s->measured.prefill_roles, "bandwidth_gbps",
                             s->measured.bandwidth_gbps, "prefill_tokens_per_s",

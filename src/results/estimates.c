@@ -11,11 +11,10 @@ long clb_speed_estimates(const struct clb_speed_row *rows, size_t n_rows,
     if (!measured)
         return -1;
     /* The GEMMs of the weights' precision where they ran; integer weights have none. */
-    const char *precision = req->mode == CLB_FIT_TRAIN           ? "fp16"
-                            : clb_dtype_bits(req->dtype) >= 16 ? (req->dtype == CLB_DT_FP32
-                                                                      ? "fp32"
-                                                                      : "fp16")
-                                                                : NULL;
+    const enum clb_precision precision = req->mode == CLB_FIT_TRAIN ? CLB_FP16
+                                         : clb_dtype_bits(req->dtype) >= 16
+                                             ? (req->dtype == CLB_DT_FP32 ? CLB_FP32 : CLB_FP16)
+                                             : CLB_PRECISION_NONE;
     const size_t n = clb_speeds_of_rows(rows, n_rows, precision, measured, n_rows);
     if (n && !(*out = calloc(n, sizeof(**out)))) {
         free(measured);

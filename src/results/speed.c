@@ -20,7 +20,8 @@ static struct clb_device_speed *entry(const struct clb_speed_row *r,
     if (*n == cap)
         return NULL;
     out[*n] = (struct clb_device_speed){ .device = r->device, .device_id = r->device_id,
-                                         .host = r->host, .rank = r->rank };
+                                         .host = r->host, .rank = r->rank,
+                                         .precision = CLB_PRECISION_NONE };
     return &out[(*n)++];
 }
 
@@ -41,7 +42,7 @@ size_t clb_speed_rows_of_file(const struct clb_result_file *f, struct clb_speed_
             continue;
         rows[n++] = (struct clb_speed_row){ .device = r->device, .device_id = r->device_id,
                                             .host = r->host, .rank = r->rank,
-                                            .backend = r->backend, .precision = r->precision_name,
+                                            .backend = r->backend, .precision = r->precision,
                                             .triad = triad, .bandwidth_gbps = r->value,
                                             .prefill = !triad, .per_layer = r->per_layer,
                                             .m = r->m, .n = r->n, .k = r->k,
@@ -51,12 +52,13 @@ size_t clb_speed_rows_of_file(const struct clb_result_file *f, struct clb_speed_
 }
 
 /* Whether a row's precision is the one asked for (none asked: every one is). */
-static bool preferred(const char *precision, const char *want)
+static bool preferred(enum clb_precision precision, enum clb_precision want)
 {
-    return !want || (precision && !strcmp(precision, want));
+    return want == CLB_PRECISION_NONE || precision == want;
 }
 
-size_t clb_speeds_of_rows(const struct clb_speed_row *rows, size_t n_rows, const char *precision,
+size_t clb_speeds_of_rows(const struct clb_speed_row *rows, size_t n_rows,
+                          enum clb_precision precision,
                           struct clb_device_speed *out, size_t cap)
 {
     size_t n = 0;
@@ -75,7 +77,7 @@ size_t clb_speeds_of_rows(const struct clb_speed_row *rows, size_t n_rows, const
         for (size_t j = 0; j < n_rows; j++) {
             const struct clb_speed_row *q = &rows[j];
             if (q->prefill && same_device(q, s) && !strcmp(q->backend, r->backend) &&
-                !strcmp(q->precision ? q->precision : "", r->precision ? r->precision : "")) {
+                q->precision == r->precision) {
                 flops += q->per_layer * 2.0 * (double)q->m * (double)q->n * (double)q->k;
                 seconds += q->per_layer * q->median_s;
                 roles++;
@@ -98,7 +100,7 @@ size_t clb_speeds_of_rows(const struct clb_speed_row *rows, size_t n_rows, const
     return n;
 }
 
-size_t clb_result_speeds(const struct clb_result_file *f, const char *precision,
+size_t clb_result_speeds(const struct clb_result_file *f, enum clb_precision precision,
                          struct clb_device_speed *out, size_t cap)
 {
     struct clb_speed_row *rows = calloc(f->n_rows + 1, sizeof(*rows));

@@ -30,10 +30,10 @@ static void from_file(void **state)
     struct clb_result_file *f = clb_result_file_load(path, &e);
     if (!f)
         fail_msg("%s", e.msg);
-    size_t n = clb_result_speeds(f, NULL, s, 8);
+    size_t n = clb_result_speeds(f, CLB_PRECISION_NONE, s, 8);
     assert_int_equal(n, 1);
     assert_string_equal(s[0].backend, "clbench");
-    assert_string_equal(s[0].precision, "fp32");
+    assert_int_equal(s[0].precision, CLB_FP32);
     assert_int_equal(s[0].prefill_roles, 4);
     assert_true(s[0].prefill_gflops > 100 - 1e-9 && s[0].prefill_gflops < 100 + 1e-9);
     assert_true(s[0].bandwidth_gbps == 100);
@@ -50,34 +50,35 @@ static void from_file(void **state)
         w += r->per_layer * 2.0 * (double)r->m * (double)r->n * (double)r->k;
         t += r->per_layer * r->median_s;
     }
-    n = clb_result_speeds(f, NULL, s, 8);
+    n = clb_result_speeds(f, CLB_PRECISION_NONE, s, 8);
     assert_true(s[0].prefill_gflops < 100 && fabs(s[0].prefill_gflops - w / t * 1e-9) < 1e-9);
     /* A failed row is no figure: without it, part of a layer. */
     for (size_t i = 0; i < f->n_rows; i++)
         if (f->rows[i].role && !strcmp(f->rows[i].role, "qkv"))
             f->rows[i].has_value = false;
-    n = clb_result_speeds(f, NULL, s, 8);
+    n = clb_result_speeds(f, CLB_PRECISION_NONE, s, 8);
     assert_int_equal(s[0].prefill_roles, 3);
     /* Two precisions of part of a layer each: the one asked for wins, even when slower. */
     for (size_t i = 0; i < f->n_rows; i++)
         if (f->rows[i].role && (!strcmp(f->rows[i].role, "mlp up/gate") ||
                                 !strcmp(f->rows[i].role, "mlp down"))) {
             f->rows[i].precision_name = "fp16";
+            f->rows[i].precision = CLB_FP16;
             f->rows[i].median_s /= 4;
         }
-    n = clb_result_speeds(f, "fp32", s, 8);
-    assert_string_equal(s[0].precision, "fp32");
+    n = clb_result_speeds(f, CLB_FP32, s, 8);
+    assert_int_equal(s[0].precision, CLB_FP32);
     assert_int_equal(s[0].prefill_roles, 1); /* qkv failed above: attention out alone */
-    n = clb_result_speeds(f, "fp16", s, 8);
-    assert_string_equal(s[0].precision, "fp16");
+    n = clb_result_speeds(f, CLB_FP16, s, 8);
+    assert_int_equal(s[0].precision, CLB_FP16);
     assert_int_equal(s[0].prefill_roles, 2);
     /* None asked: more roles first. An absent precision: any. */
-    n = clb_result_speeds(f, NULL, s, 8);
-    assert_string_equal(s[0].precision, "fp16");
-    n = clb_result_speeds(f, "fp64", s, 8);
-    assert_string_equal(s[0].precision, "fp16");
+    n = clb_result_speeds(f, CLB_PRECISION_NONE, s, 8);
+    assert_int_equal(s[0].precision, CLB_FP16);
+    n = clb_result_speeds(f, CLB_FP64, s, 8);
+    assert_int_equal(s[0].precision, CLB_FP16);
     /* No room: nothing written past cap. */
-    assert_int_equal(clb_result_speeds(f, NULL, s, 0), 0);
+    assert_int_equal(clb_result_speeds(f, CLB_PRECISION_NONE, s, 0), 0);
     clb_result_file_destroy(f);
 }
 

@@ -19,7 +19,7 @@ struct clb_device_speed {
     const char *host;       /* a fleet file's: the rank's node (borrowed), else NULL */
     int rank;               /* and its rank; -1 in a single run */
     const char *backend;    /* whose prefill rate it is: the fastest's; NULL: none */
-    const char *precision;  /* of those rows */
+    enum clb_precision precision; /* of those rows; NONE: no prefill rate */
     /*
      * One layer's prefill GEMMs as one: the sum of per_layer x 2mnk over the
      * sum of per_layer x median time, over that backend's verified prefill
@@ -41,7 +41,7 @@ struct clb_speed_row {
     const char *host;
     int rank;
     const char *backend;
-    const char *precision;  /* NULL: none */
+    enum clb_precision precision; /* NONE: none */
     bool triad;             /* a verified bandwidth triad row (either precision) */
     double bandwidth_gbps;  /* its figure, GB/s */
     bool prefill;           /* a verified GEMM row of a model's prefill phase, timed */
@@ -59,22 +59,23 @@ size_t clb_speed_rows_of_file(const struct clb_result_file *f, struct clb_speed_
 /*
  * One entry per device of the n_rows rows that has either figure, in row
  * order; returns how many (<= cap: n_rows entries always hold them all).
- * A device's prefill rate is of its rows in `precision` ("fp16") where it
- * has any (NULL: any precision), then of a whole layer rather than part of
+ * A device's prefill rate is of its rows in `precision` (fp16) where it
+ * has any (NONE: any precision), then of a whole layer rather than part of
  * one, then of the faster backend.
  */
-size_t clb_speeds_of_rows(const struct clb_speed_row *rows, size_t n_rows, const char *precision,
+size_t clb_speeds_of_rows(const struct clb_speed_row *rows, size_t n_rows,
+                          enum clb_precision precision,
                           struct clb_device_speed *out, size_t cap);
 
 /*
  * The same over a result file's rows: one entry per device of f that has
  * either figure, in file order; returns
  * how many (<= cap: f->n_rows entries always hold them all). A device's
- * prefill rate is of its rows in `precision` ("fp16") where it has any
- * (NULL: any precision), then of a whole layer rather than part of one,
+ * prefill rate is of its rows in `precision` (fp16) where it has any
+ * (NONE: any precision), then of a whole layer rather than part of one,
  * then of the faster backend. 0 also when out of memory.
  */
-size_t clb_result_speeds(const struct clb_result_file *f, const char *precision,
+size_t clb_result_speeds(const struct clb_result_file *f, enum clb_precision precision,
                          struct clb_device_speed *out, size_t cap);
 
 #endif
