@@ -340,16 +340,12 @@ static int validate(struct gemm_config *cfg)
         }
         cfg->backends = l;
     }
-    if (cfg->output) {
+    /* A name other than FILE.json or FILE.csv is the runner's to refuse, before its folder. */
+    if (cfg->output && clb_format_from_path(cfg->output) >= 0) {
         char *copy = strdup(cfg->output);
         const char *dir = copy ? dirname(copy) : ".";
         int writable = access(dir, W_OK) == 0;
         free(copy);
-        if (clb_format_from_path(cfg->output) < 0) {
-            fprintf(stderr, "clbench gemm: option --output: '%s' must end in .json or .csv\n",
-                    cfg->output);
-            return CLB_EXIT_USAGE;
-        }
         /* In a fleet only rank 0 writes it: the folder need not exist on other nodes. */
         if (!writable && clb_fleet_lead()) {
             fprintf(stderr, "clbench gemm: option --output: cannot write in the folder of '%s'\n",
@@ -379,14 +375,6 @@ struct gemm_state {
     struct clb_gemm_report report;
 };
 
-static int gemm_validate(struct clb_run *run)
-{
-    struct gemm_state *g = run->cmd;
-
-    run->output = g->cfg->output;
-    return validate(g->cfg);
-}
-
 static bool needs_devices(const struct clb_run *run)
 {
     const struct gemm_config *cfg = ((const struct gemm_state *)run->cmd)->cfg;
@@ -397,12 +385,11 @@ static bool needs_devices(const struct clb_run *run)
     return false;
 }
 
-static unsigned long gemm_plan(const struct clb_run *run, unsigned long plan)
+static unsigned long gemm_plan(const struct gemm_state *g)
 {
-    const struct gemm_state *g = run->cmd;
     const struct gemm_config *cfg = g->cfg;
+    unsigned long plan = clb_plan_add(14695981039346656037ul, g->limits);
 
-    plan = clb_plan_add(g->limits, plan);
     for (size_t p = 0; p < cfg->precisions.n; p++)
         plan = clb_plan_add(plan, cfg->precisions.v[p]);
     for (size_t i = 0; i < cfg->sizes.n; i++)
@@ -414,6 +401,21 @@ static unsigned long gemm_plan(const struct clb_run *run, unsigned long plan)
     plan = clb_plan_add(plan, cfg->mode.trans_a + 2 * cfg->mode.trans_b +
                                         4 * cfg->mode.col_major);
     return clb_plan_add(clb_plan_add(plan, cfg->mode.ld_pad), cfg->mode.offset);
+}
+
+static int gemm_validate(struct clb_run *run)
+{
+    struct gemm_state *g = run->cmd;
+    const int rc = validate(g->cfg);
+
+    /* --output only once the checks before it passed, as the runner refuses its name after. */
+    if (rc != CLB_EXIT_OK)
+        return rc;
+    run->output = g->cfg->output;
+    run->schedule = gemm_plan(g);
+    run->backends = g->cfg->backends.v;
+    run->n_backends = g->cfg->backends.n;
+    return CLB_EXIT_OK;
 }
 
 /*
@@ -581,14 +583,6 @@ static int gemm_measure(struct clb_run *run, struct clb_error *e)
     return 0;
 }
 
-static size_t gemm_backends(const struct clb_run *run, const struct clb_gemm_backend *const **out)
-{
-    const struct gemm_state *g = run->cmd;
-
-    *out = g->opt.backends;
-    return g->opt.n_backends;
-}
-
 /* Each row's limits: the peaks measured, and the datasheet's figures. */
 static void hold_against_limits(struct gemm_state *g)
 {
@@ -659,12 +653,8 @@ static const void *gemm_report(struct clb_run *run)
                                                                          cfg->prices_file)
                                                         ? &cfg->prices
                                                         : NULL };
-    for (size_t i = 0; i < g->res.n_rows; i++)
-        if (clb_row_failed(g->res.rows[i].status))
-            run->rc = CLB_EXIT_FAILURE;
-    for (size_t i = 0; i < g->micro.n_rows; i++)
-        if (clb_row_failed(g->micro.rows[i].status))
-            run->rc = CLB_EXIT_FAILURE;
+    run->gemm_rows = &g->res;
+    run->micro_rows = &g->micro;
     return &g->report;
 }
 
@@ -679,21 +669,20 @@ static void gemm_finish(struct clb_run *run)
 #define GEMM_MEASURE(name_)                                                                \
     {                                                                                      \
         .name = name_, .validate = gemm_validate, .devices_needed = needs_devices,         \
-        .plan = gemm_plan, .begin = gemm_begin, .host_step = limits_host_step,             \
+        .begin = gemm_begin, .host_step = limits_host_step,                                \
         .device_step = limits_device_step, .measure = gemm_measure,                        \
-        .backends = gemm_backends, .report = gemm_report, .write = write_report,           \
-        .finish = gemm_finish,                                                             \
+        .report = gemm_report, .write = write_report, .finish = gemm_finish,               \
     }
 
-static const struct clb_measure gemm_measure_gemm = GEMM_MEASURE("gemm");
-static const struct clb_measure gemm_measure_run = GEMM_MEASURE("run");
+const struct clb_measure clb_cmd_gemm_measure = GEMM_MEASURE("gemm");
+const struct clb_measure clb_cmd_run_measure = GEMM_MEASURE("run");
 
 static int gemm_main(struct gemm_config *cfg, bool show_devices)
 {
     struct gemm_state g = { .cfg = cfg, .show_devices = show_devices,
                             .limits = !cfg->no_peak || show_devices };
 
-    return clb_measure_run(show_devices ? &gemm_measure_run : &gemm_measure_gemm, &g,
+    return clb_measure_run(show_devices ? &clb_cmd_run_measure : &clb_cmd_gemm_measure, &g,
                            &cfg->common);
 }
 
