@@ -31,7 +31,7 @@ int clb_measure_check(const struct clb_measure *m, struct clb_error *e)
     return -1;
 }
 
-/* validate's checks, then --output's name: 0, or the usage status (each error on stderr). */
+/* validate's checks, then --output's name whatever they found: 0, or the worst status. */
 static int validate(const struct clb_measure *m, struct clb_run *run)
 {
     int rc = m->validate(run);
