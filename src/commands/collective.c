@@ -117,14 +117,7 @@ struct collective_run {
 
 static int collective_validate(struct clb_run *run)
 {
-    const struct collective_config *cfg = ((struct collective_run *)run->cmd)->cfg;
-
-    if (cfg->output && clb_format_from_path(cfg->output) < 0) {
-        fprintf(stderr, "clbench collective: option --output: '%s' must end in .json or .csv\n",
-                cfg->output);
-        return CLB_EXIT_USAGE;
-    }
-    run->output = cfg->output;
+    run->output = ((struct collective_run *)run->cmd)->cfg->output;
     return CLB_EXIT_OK;
 }
 
@@ -139,6 +132,7 @@ static int collective_begin(struct clb_run *run)
     struct collective_run *c = run->cmd;
     struct clb_error e;
 
+    run->refused = "a rank has no device to hold its buffers (use --host-buffers)";
     if (c->cfg->host_buffers)
         return CLB_EXIT_OK;
     if (run->sel.n_devices) {
@@ -149,13 +143,6 @@ static int collective_begin(struct clb_run *run)
         }
     }
     return c->dev ? CLB_EXIT_OK : CLB_EXIT_FAILURE;
-}
-
-static void collective_refused(const struct clb_run *run)
-{
-    (void)run;
-    fprintf(stderr, "clbench collective: a rank has no device to hold its buffers "
-                    "(use --host-buffers)\n");
 }
 
 static int collective_measure(struct clb_run *run, struct clb_error *e)
@@ -183,9 +170,7 @@ static const void *collective_report(struct clb_run *run)
 {
     struct collective_run *c = run->cmd;
 
-    for (size_t i = 0; i < c->res.n_rows; i++)
-        if (clb_row_failed(c->res.rows[i].status))
-            run->rc = CLB_EXIT_FAILURE;
+    run->micro_rows = &c->res;
     c->report = (struct clb_micro_report){ .meta = &run->meta, .results = &c->res,
                                            .devices = c->dev ? run->sel.devices : NULL,
                                            .n_devices = c->dev ? run->sel.n_devices : 0,
@@ -207,16 +192,14 @@ static void collective_finish(struct clb_run *run)
         clb_cl_env_finish(&c->env);
 }
 
-static const struct clb_measure collective_lifecycle = {
+const struct clb_measure clb_cmd_collective_measure = {
     .name = "collective",
     .validate = collective_validate,
     .devices_needed = collective_devices,
     .begin = collective_begin,
-    .refused = collective_refused,
     .measure = collective_measure,
     .report = collective_report,
     .write = write_report,
-    .world = true,
     .finish = collective_finish,
 };
 
@@ -226,7 +209,7 @@ static int collective_main(void *config, int n_operands, char **operands)
 
     (void)n_operands;
     (void)operands;
-    return clb_measure_run(&collective_lifecycle, &c, &c.cfg->common);
+    return clb_measure_run_world(&clb_cmd_collective_measure, &c, &c.cfg->common);
 }
 
 const struct clb_command clb_cmd_collective = {

@@ -166,6 +166,7 @@ static int datasheet_run(void *config, int n_operands, char **operands)
     struct clb_error e;
     const struct clb_datasheet *d = clb_datasheet_builtin(&e);
     size_t n = 0;
+    int status = CLB_EXIT_USAGE;
 
     if (!d) {
         clb_report_error(&e);
@@ -180,14 +181,14 @@ static int datasheet_run(void *config, int n_operands, char **operands)
     if (!n) {
         fprintf(stderr, "clbench datasheet: no row matches '%s' (see 'clbench datasheet')\n",
                 query);
-        json_decref(rows);
-        return CLB_EXIT_USAGE;
+        goto out;
     }
     int rc = 0;
     if (cfg->common.format == CLB_FORMAT_JSON) {
         json_t *root = json_pack("{s:O, s:O, s:o}", "schema", json_object_get(d->root, "schema"),
                                  "match_rule", json_object_get(d->root, "match_rule"),
                                  "accelerators", rows);
+        rows = NULL; /* json_pack took it */
         if (root && !query) {
             json_object_set(root, "cpu_rule", json_object_get(d->root, "cpu_rule"));
             json_object_set(root, "cpu_cores", json_object_get(d->root, "cpu_cores"));
@@ -196,12 +197,10 @@ static int datasheet_run(void *config, int n_operands, char **operands)
         fputc('\n', stdout);
         json_decref(root);
     } else if (query) {
-        json_decref(rows);
         for (size_t i = 0; i < d->n_rows; i++)
             if (clb_datasheet_row_selected(&d->rows[i], query))
                 write_row(stdout, &d->rows[i]);
     } else {
-        json_decref(rows);
         rc = write_list(stdout, d, NULL);
         if (!rc && d->n_cores) {
             fputc('\n', stdout);
@@ -210,7 +209,10 @@ static int datasheet_run(void *config, int n_operands, char **operands)
     }
     if (rc)
         fprintf(stderr, "clbench: could not write the table\n");
-    return rc || clb_finish_stdout() ? CLB_EXIT_FAILURE : CLB_EXIT_OK;
+    status = rc || clb_finish_stdout() ? CLB_EXIT_FAILURE : CLB_EXIT_OK;
+out:
+    json_decref(rows);
+    return status;
 }
 
 const struct clb_command clb_cmd_datasheet = {

@@ -32,6 +32,8 @@ static int devices_run(void *config, int n_operands, char **operands)
     struct devices_config *cfg = config;
     struct clb_selection sel;
     struct clb_check_result *checks = NULL;
+    struct clb_run_record *record = NULL;
+    const struct clb_ds_row **datasheet = NULL;
     int rc;
 
     (void)n_operands;
@@ -42,8 +44,8 @@ static int devices_run(void *config, int n_operands, char **operands)
         checks = calloc(sel.n_devices, sizeof(*checks));
         if (!checks) {
             fprintf(stderr, "clbench: out of host memory\n");
-            clb_selection_close(&sel);
-            return CLB_EXIT_FAILURE;
+            rc = CLB_EXIT_FAILURE;
+            goto out;
         }
         for (size_t i = 0; i < sel.n_devices; i++) {
             clb_device_check(sel.devices[i], CHECK_ELEMENTS, &checks[i]);
@@ -51,8 +53,8 @@ static int devices_run(void *config, int n_operands, char **operands)
                 rc = CLB_EXIT_FAILURE;
         }
     }
-    struct clb_run_record *record = clb_run_record_capture(NULL, 0);
-    const struct clb_ds_row **datasheet = calloc(sel.n_devices + 1, sizeof(*datasheet));
+    record = clb_run_record_capture(NULL, 0);
+    datasheet = calloc(sel.n_devices + 1, sizeof(*datasheet));
     for (size_t i = 0; datasheet && i < sel.n_devices; i++)
         datasheet[i] = clb_device_datasheet(sel.devices[i]);
     struct clb_devices_report report = {
@@ -69,12 +71,13 @@ static int devices_run(void *config, int n_operands, char **operands)
         fprintf(stderr, "clbench: could not write the device list\n");
         rc = CLB_EXIT_FAILURE;
     }
+    if (clb_finish_stdout() != CLB_EXIT_OK)
+        rc = CLB_EXIT_FAILURE;
+out:
     free(record);
     free(datasheet);
     free(checks);
     clb_selection_close(&sel);
-    if (clb_finish_stdout() != CLB_EXIT_OK)
-        rc = CLB_EXIT_FAILURE;
     return rc;
 }
 

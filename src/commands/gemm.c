@@ -56,14 +56,6 @@ struct gemm_state {
     struct clb_gemm_report report;
 };
 
-static int gemm_validate(struct clb_run *run)
-{
-    struct gemm_state *g = run->cmd;
-
-    run->output = g->cfg->output;
-    return clb_gemm_config_validate(g->cfg);
-}
-
 /* Whether a host backend runs: the rows then name the host CPU. */
 static bool on_host(const struct gemm_config *cfg)
 {
@@ -83,12 +75,11 @@ static bool needs_devices(const struct clb_run *run)
     return false;
 }
 
-static unsigned long gemm_plan(const struct clb_run *run, unsigned long plan)
+static unsigned long gemm_plan(const struct gemm_state *g)
 {
-    const struct gemm_state *g = run->cmd;
     const struct gemm_config *cfg = g->cfg;
+    unsigned long plan = clb_plan_add(14695981039346656037ul, g->limits);
 
-    plan = clb_plan_add(g->limits, plan);
     for (size_t p = 0; p < cfg->precisions.n; p++)
         plan = clb_plan_add(plan, cfg->precisions.v[p]);
     for (size_t i = 0; i < cfg->sizes.n; i++)
@@ -100,6 +91,21 @@ static unsigned long gemm_plan(const struct clb_run *run, unsigned long plan)
     plan = clb_plan_add(plan, cfg->mode.trans_a + 2 * cfg->mode.trans_b +
                                         4 * cfg->mode.col_major);
     return clb_plan_add(clb_plan_add(plan, cfg->mode.ld_pad), cfg->mode.offset);
+}
+
+static int gemm_validate(struct clb_run *run)
+{
+    struct gemm_state *g = run->cmd;
+    const int rc = clb_gemm_config_validate(g->cfg);
+
+    /* --output only once the checks before it passed, as the runner refuses its name after. */
+    if (rc != CLB_EXIT_OK)
+        return rc;
+    run->output = g->cfg->output;
+    run->schedule = gemm_plan(g);
+    run->backends = g->cfg->backends.v;
+    run->n_backends = g->cfg->backends.n;
+    return CLB_EXIT_OK;
 }
 
 /*
@@ -217,14 +223,6 @@ static int gemm_measure(struct clb_run *run, struct clb_error *e)
     return 0;
 }
 
-static size_t gemm_backends(const struct clb_run *run, const struct clb_gemm_backend *const **out)
-{
-    const struct gemm_state *g = run->cmd;
-
-    *out = g->opt.backends;
-    return g->opt.n_backends;
-}
-
 /* Each row's limits (clb_limits_hold_gemm), after a note when OpenBLAS ran on part of the CPU. */
 static void hold_against_limits(struct gemm_state *g)
 {
@@ -257,12 +255,8 @@ static const void *gemm_report(struct clb_run *run)
                                           .prices = clb_shapes_priced(&cfg->shapes)
                                                         ? &cfg->shapes.prices
                                                         : NULL };
-    for (size_t i = 0; i < g->res.n_rows; i++)
-        if (clb_row_failed(g->res.rows[i].status))
-            run->rc = CLB_EXIT_FAILURE;
-    for (size_t i = 0; i < g->micro.n_rows; i++)
-        if (clb_row_failed(g->micro.rows[i].status))
-            run->rc = CLB_EXIT_FAILURE;
+    run->gemm_rows = &g->res;
+    run->micro_rows = &g->micro;
     return &g->report;
 }
 
@@ -277,21 +271,20 @@ static void gemm_finish(struct clb_run *run)
 #define GEMM_MEASURE(name_)                                                                \
     {                                                                                      \
         .name = name_, .validate = gemm_validate, .devices_needed = needs_devices,         \
-        .plan = gemm_plan, .begin = gemm_begin, .host_step = limits_host_step,             \
+        .begin = gemm_begin, .host_step = limits_host_step,                                \
         .device_step = limits_device_step, .measure = gemm_measure,                        \
-        .backends = gemm_backends, .report = gemm_report, .write = write_report,           \
-        .finish = gemm_finish,                                                             \
+        .report = gemm_report, .write = write_report, .finish = gemm_finish,               \
     }
 
-static const struct clb_measure gemm_measure_gemm = GEMM_MEASURE("gemm");
-static const struct clb_measure gemm_measure_run = GEMM_MEASURE("run");
+const struct clb_measure clb_cmd_gemm_measure = GEMM_MEASURE("gemm");
+const struct clb_measure clb_cmd_run_measure = GEMM_MEASURE("run");
 
 static int gemm_main(struct gemm_config *cfg, bool show_devices)
 {
     struct gemm_state g = { .cfg = cfg, .show_devices = show_devices,
                             .limits = !cfg->no_peak || show_devices };
 
-    return clb_measure_run(show_devices ? &gemm_measure_run : &gemm_measure_gemm, &g,
+    return clb_measure_run(show_devices ? &clb_cmd_run_measure : &clb_cmd_gemm_measure, &g,
                            &cfg->common);
 }
 

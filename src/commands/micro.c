@@ -247,11 +247,6 @@ static int micro_validate(struct clb_run *run)
         fprintf(stderr, "clbench %s: options --bytes and --sizes conflict: give one\n", m->name);
         rc = CLB_EXIT_USAGE;
     }
-    if (cfg->output && clb_format_from_path(cfg->output) < 0) {
-        fprintf(stderr, "clbench %s: option --output: '%s' must end in .json or .csv\n", m->name,
-                cfg->output);
-        rc = CLB_EXIT_USAGE;
-    }
     run->output = cfg->output;
     return rc;
 }
@@ -299,9 +294,8 @@ static const void *micro_report(struct clb_run *run)
     for (size_t i = 0; i < m->res.n_rows; i++) {
         m->res.rows[i].stat_best = m->cfg->stat_best;
         clb_micro_row_summarize(&m->res.rows[i]);
-        if (clb_row_failed(m->res.rows[i].status))
-            run->rc = CLB_EXIT_FAILURE;
     }
+    run->micro_rows = &m->res;
     clb_micro_pick_headlines(&m->res);
     clb_datasheet_attach(&m->res);
     m->report = (struct clb_micro_report){ .meta = &run->meta, .results = &m->res,
@@ -318,7 +312,7 @@ static void micro_finish(struct clb_run *run)
 }
 
 #define MICRO_COMMAND(name_, fn_, host_, opts_, summary_)                                  \
-    static const struct clb_measure measure_##name_ = {                                    \
+    const struct clb_measure clb_cmd_##name_##_measure = {                                 \
         .name = #name_, .validate = micro_validate, .host_step = host_,                    \
         .device_step = micro_device_step, .report = micro_report,                          \
         .write = write_report, .finish = micro_finish,                                     \
@@ -329,11 +323,11 @@ static void micro_finish(struct clb_run *run)
                                .bench = clb_benchmark_from_name(#name_) };                 \
         (void)n;                                                                           \
         (void)ops;                                                                         \
-        return clb_measure_run(&measure_##name_, &m, &m.cfg->common);                      \
+        return clb_measure_run(&clb_cmd_##name_##_measure, &m, &m.cfg->common);            \
     }                                                                                      \
     const struct clb_command clb_cmd_##name_ = {                                           \
         .name = #name_, .summary = summary_, .usage = "", .options = opts_,                \
-        .config_size = sizeof(struct micro_config),            \
+        .config_size = sizeof(struct micro_config),                                        \
         .run = run_##name_,                                                                \
     }
 

@@ -1,36 +1,44 @@
 #include <string.h>
 
 #include "clbench/cli/cli.h"
+#include "registry.h"
 
-extern const struct clb_command clb_cmd_run;
-extern const struct clb_command clb_cmd_devices;
-extern const struct clb_command clb_cmd_gemm;
-extern const struct clb_command clb_cmd_compare;
-extern const struct clb_command clb_cmd_report;
-extern const struct clb_command clb_cmd_fit;
-extern const struct clb_command clb_cmd_datasheet;
-extern const struct clb_command clb_cmd_peak;
-extern const struct clb_command clb_cmd_bandwidth;
-extern const struct clb_command clb_cmd_transfer;
-extern const struct clb_command clb_cmd_latency;
-extern const struct clb_command clb_cmd_tune;
-extern const struct clb_command clb_cmd_collective;
+/*
+ * Every command, in the order `clbench --help` lists them: COMMAND(NAME) is
+ * clb_cmd_NAME; MEASURING(NAME) also has the runner's hooks,
+ * clb_cmd_NAME_measure (runner.h).
+ */
+#define CLB_COMMANDS(COMMAND, MEASURING)                                                   \
+    MEASURING(run)                                                                         \
+    COMMAND(devices)                                                                       \
+    MEASURING(gemm)                                                                        \
+    MEASURING(peak)                                                                        \
+    MEASURING(bandwidth)                                                                   \
+    MEASURING(transfer)                                                                    \
+    MEASURING(latency)                                                                     \
+    MEASURING(tune)                                                                        \
+    MEASURING(collective)                                                                  \
+    COMMAND(compare)                                                                       \
+    COMMAND(report)                                                                        \
+    COMMAND(fit)                                                                           \
+    COMMAND(datasheet)
+
+#define DECLARE(name) extern const struct clb_command clb_cmd_##name;
+#define DECLARE_MEASURING(name)                                                            \
+    DECLARE(name)                                                                          \
+    extern const struct clb_measure clb_cmd_##name##_measure;
+CLB_COMMANDS(DECLARE, DECLARE_MEASURING)
+
+#define COMMAND_ENTRY(name) &clb_cmd_##name,
+#define MEASURE_ENTRY(name) &clb_cmd_##name##_measure,
+#define NONE(name)
 
 const struct clb_command *const clb_commands[] = {
-    &clb_cmd_run,
-    &clb_cmd_devices,
-    &clb_cmd_gemm,
-    &clb_cmd_peak,
-    &clb_cmd_bandwidth,
-    &clb_cmd_transfer,
-    &clb_cmd_latency,
-    &clb_cmd_tune,
-    &clb_cmd_collective,
-    &clb_cmd_compare,
-    &clb_cmd_report,
-    &clb_cmd_fit,
-    &clb_cmd_datasheet,
-    NULL,
+    CLB_COMMANDS(COMMAND_ENTRY, COMMAND_ENTRY) NULL,
+};
+
+const struct clb_measure *const clb_measures[] = {
+    CLB_COMMANDS(NONE, MEASURE_ENTRY) NULL,
 };
 
 const struct clb_command *clb_command_find(const char *name)

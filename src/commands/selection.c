@@ -14,13 +14,14 @@
 static int open_local(const struct clb_common *common, struct clb_selection *sel)
 {
     struct clb_error e;
-    struct clb_selector *s;
+    struct clb_selector *s = NULL;
+    int rc = CLB_EXIT_USAGE;
 
     memset(sel, 0, sizeof(*sel));
     const char *icd = common->icd ? common->icd : getenv("CLBENCH_ICD");
     if (icd && *icd && clb_icd_add(icd, &e)) {
         clb_report_error(&e);
-        return CLB_EXIT_USAGE;
+        goto out;
     }
     char note[600];
     /* When it fails, the device check below reports the missing device and the fix. */
@@ -30,39 +31,39 @@ static int open_local(const struct clb_common *common, struct clb_selection *sel
     if (!(s = clb_selector_parse(common->device, &e))) {
         clb_error_prefix(&e, "option --device");
         clb_report_error(&e);
-        return CLB_EXIT_USAGE;
+        goto out;
     }
+    rc = CLB_EXIT_FAILURE;
     if (!(sel->inv = clb_inventory_create(&e))) {
-        clb_selector_destroy(s);
         clb_report_error(&e);
-        return CLB_EXIT_FAILURE;
+        goto out;
     }
     /* A platform without devices is a broken driver setup, not a bad selector. */
     struct clb_error broken;
     const bool some_broken = clb_inventory_empty_platforms(sel->inv, &broken);
     if (sel->inv->n_devices == 0) {
-        clb_selector_destroy(s);
         fprintf(stderr, "clbench: no usable OpenCL device: %s\n", broken.msg);
-        clb_selection_close(sel);
-        return CLB_EXIT_FAILURE;
+        goto out;
     }
-    int rc = clb_inventory_select(sel->inv, s, common->device, &sel->devices, &sel->n_devices,
-                                  &e);
-    clb_selector_destroy(s);
-    if (rc != 0 && some_broken) {
+    if (clb_inventory_select(sel->inv, s, common->device, &sel->devices, &sel->n_devices,
+                             &e) != 0) {
         /* What was asked for may be on the platform that lists nothing. */
-        fprintf(stderr, "clbench: %s; and %s\n", e.msg, broken.msg);
-        clb_selection_close(sel);
-        return CLB_EXIT_FAILURE;
-    }
-    if (rc != 0) {
-        clb_report_error(&e);
-        clb_selection_close(sel);
-        return CLB_EXIT_USAGE;
+        if (some_broken) {
+            fprintf(stderr, "clbench: %s; and %s\n", e.msg, broken.msg);
+        } else {
+            clb_report_error(&e);
+            rc = CLB_EXIT_USAGE;
+        }
+        goto out;
     }
     if (some_broken)
         fprintf(stderr, "clbench: note: %s\n", broken.msg);
-    return CLB_EXIT_OK;
+    rc = CLB_EXIT_OK;
+out:
+    clb_selector_destroy(s);
+    if (rc != CLB_EXIT_OK)
+        clb_selection_close(sel);
+    return rc;
 }
 
 int clb_selection_open(const struct clb_common *common, struct clb_selection *sel)

@@ -193,63 +193,6 @@ static int tune_device(const struct tune_config *cfg, const struct clb_device *d
     return rc;
 }
 
-/* One run of tune: its config, the cache it stores into, and every search's JSON. */
-struct tune_run {
-    struct tune_config *cfg;
-    char path[4096];
-    json_t *all;
-};
-
-static int tune_validate(struct clb_run *run)
-{
-    struct tune_run *t = run->cmd;
-    struct tune_config *cfg = t->cfg;
-    int rc = CLB_EXIT_OK;
-
-    for (size_t i = 0; i < cfg->precision.n && rc == CLB_EXIT_OK; i++) {
-        if (cfg->precision.v[i] == CLB_FP16) {
-            fprintf(stderr, "clbench tune: option --precision: tune fp32 or fp64\n");
-            rc = CLB_EXIT_USAGE;
-        }
-    }
-    clb_tuning_path(t->path, sizeof(t->path));
-    return rc;
-}
-
-static int tune_begin(struct clb_run *run)
-{
-    struct tune_run *t = run->cmd;
-
-    t->all = json_array();
-    return CLB_EXIT_OK;
-}
-
-static void tune_device_step(struct clb_run *run, size_t i)
-{
-    struct tune_run *t = run->cmd;
-
-    if (i < run->sel.n_devices &&
-        tune_device(t->cfg, run->sel.devices[i], t->path, run->out, t->all) != CLB_EXIT_OK)
-        run->rc = CLB_EXIT_FAILURE;
-}
-
-static const void *tune_report(struct clb_run *run)
-{
-    return run->cmd;
-}
-
-/* The table went out search by search; JSON is one document of every search at the end. */
-static int tune_write(FILE *out, enum clb_format fmt, const void *report)
-{
-    struct tune_run *t = (struct tune_run *)report;
-
-    if (fmt == CLB_FORMAT_TABLE)
-        return 0;
-    clb_tune_write_json(out, t->path, t->all);
-    t->all = NULL; /* clb_tune_write_json took it */
-    return 0;
-}
-
 /*
  * A fleet's tune: each rank searched its own devices (and stored into its
  * node's cache); rank 0 prints what each rank printed under its name, or one
@@ -287,21 +230,78 @@ static int tune_merge(FILE *out, enum clb_format fmt, const struct clb_fleet_tex
     return rc;
 }
 
+/* One run of tune: its config, the cache it stores into, and every search's JSON. */
+struct tune_run {
+    struct tune_config *cfg;
+    char path[4096];
+    json_t *all;
+};
+
+static int tune_validate(struct clb_run *run)
+{
+    struct tune_run *t = run->cmd;
+    struct tune_config *cfg = t->cfg;
+    int rc = CLB_EXIT_OK;
+
+    for (size_t i = 0; i < cfg->precision.n && rc == CLB_EXIT_OK; i++) {
+        if (cfg->precision.v[i] == CLB_FP16) {
+            fprintf(stderr, "clbench tune: option --precision: tune fp32 or fp64\n");
+            rc = CLB_EXIT_USAGE;
+        }
+    }
+    clb_tuning_path(t->path, sizeof(t->path));
+    run->merge = tune_merge;
+    run->kept = "the sizes searched to the end were stored, the one interrupted was not";
+    return rc;
+}
+
+static int tune_begin(struct clb_run *run)
+{
+    struct tune_run *t = run->cmd;
+
+    t->all = json_array();
+    return CLB_EXIT_OK;
+}
+
+static void tune_device_step(struct clb_run *run, size_t i)
+{
+    struct tune_run *t = run->cmd;
+
+    if (i < run->sel.n_devices &&
+        tune_device(t->cfg, run->sel.devices[i], t->path, run->out, t->all) != CLB_EXIT_OK)
+        run->rc = CLB_EXIT_FAILURE;
+}
+
+static const void *tune_report(struct clb_run *run)
+{
+    return run->cmd;
+}
+
+/* The table went out search by search; JSON is one document of every search at the end. */
+static int tune_write(FILE *out, enum clb_format fmt, const void *report)
+{
+    struct tune_run *t = (struct tune_run *)report;
+
+    if (fmt == CLB_FORMAT_TABLE)
+        return 0;
+    clb_tune_write_json(out, t->path, t->all);
+    t->all = NULL; /* clb_tune_write_json took it */
+    return 0;
+}
+
 static void tune_finish(struct clb_run *run)
 {
     json_decref(((struct tune_run *)run->cmd)->all);
 }
 
-static const struct clb_measure tune_measure = {
+const struct clb_measure clb_cmd_tune_measure = {
     .name = "tune",
     .validate = tune_validate,
     .begin = tune_begin,
     .device_step = tune_device_step,
     .report = tune_report,
     .write = tune_write,
-    .merge = tune_merge,
     .finish = tune_finish,
-    .kept = "the sizes searched to the end were stored, the one interrupted was not",
 };
 
 static int tune_run(void *config, int n_operands, char **operands)
@@ -310,7 +310,7 @@ static int tune_run(void *config, int n_operands, char **operands)
 
     (void)n_operands;
     (void)operands;
-    return clb_measure_run(&tune_measure, &t, &t.cfg->common);
+    return clb_measure_run(&clb_cmd_tune_measure, &t, &t.cfg->common);
 }
 
 const struct clb_command clb_cmd_tune = {
