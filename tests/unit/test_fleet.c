@@ -286,8 +286,11 @@ static void noise(void **state)
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    assert_int_equal(clb_fleet_write(f, CLB_FORMAT_TABLE, rf), 0);
+    struct clb_fleet_figures figs;
+    assert_int_equal(clb_fleet_figures_read(rf, &figs), 0);
+    assert_int_equal(clb_fleet_write(f, CLB_FORMAT_TABLE, &figs), 0);
     fclose(f);
+    clb_fleet_figures_finish(&figs);
     assert_non_null(strstr(out, " ok  not judged\n"));
     assert_null(strstr(out, "STRAGGLER\n"));
     assert_non_null(strstr(out, "b rank 2\n"));
