@@ -621,3 +621,9 @@ bool clb_result_row_is_triad(const struct clb_result_row *r)
     return !strcmp(r->benchmark, "bandwidth") &&
            (!strcmp(r->case_, "fp32 triad") || !strcmp(r->case_, "fp64 triad"));
 }
+
+bool clb_result_row_is_sized_triad(const struct clb_result_row *r)
+{
+    return !strcmp(r->benchmark, "bandwidth") && r->sized && r->kernel &&
+           !strcmp(r->kernel, "triad");
+}

@@ -176,7 +176,7 @@ static double bytes_per_call(const struct clb_result_row *r)
 
 bool clb_sweep_triad(const struct clb_result_row *r)
 {
-    return clb_sweep_row(r) && !strcmp(r->kernel, "triad") && bytes_per_call(r) > 0;
+    return clb_sweep_row(r) && clb_result_row_is_sized_triad(r) && bytes_per_call(r) > 0;
 }
 
 void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *dev,

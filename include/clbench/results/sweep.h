@@ -89,7 +89,7 @@ struct clb_sweep {
 
 /* A verified GB/s bandwidth row of one array size of a sweep (clb_result_row.sized). */
 bool clb_sweep_row(const struct clb_result_row *r);
-/* A sweep row of the triad with its bytes per call. */
+/* A sweep row of the triad (clb_result_row_is_sized_triad) with its bytes per call. */
 bool clb_sweep_triad(const struct clb_result_row *r);
 
 /* Fills s for dev's device and precision in f. */
