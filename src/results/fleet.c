@@ -542,6 +542,56 @@ static void figure_read(const struct clb_result_file *f, const struct grouping *
         figure_from_rows(g, sorted);
 }
 
+/* GEMM rows of one backend, device and precision. */
+static int cmp_gemm_kind(const void *a, const void *b)
+{
+    const struct clb_result_row *p = *(const struct clb_result_row *const *)a;
+    const struct clb_result_row *q = *(const struct clb_result_row *const *)b;
+    int c = strcmp(p->backend, q->backend);
+
+    if (!c)
+        c = strcmp(p->device, q->device);
+    return c ? c : strcmp(p->precision, q->precision);
+}
+
+/* Each figure's lead, the largest GEMM size of each kind found by a sort. 0, or -1. */
+static int mark_leads(const struct clb_result_file *f, struct clb_fleet_figures *out)
+{
+    const struct clb_result_row **t = malloc((f->n_rows + 1) * sizeof(*t));
+    double *largest = malloc((f->n_rows + 1) * sizeof(*largest)); /* by row index */
+    size_t n = 0;
+
+    if (!t || !largest) {
+        free(t);
+        free(largest);
+        return -1;
+    }
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct clb_result_row *o = &f->rows[i];
+        if (o->host && !strcmp(o->benchmark, "gemm") && o->precision)
+            t[n++] = o;
+    }
+    qsort(t, n, sizeof(*t), cmp_gemm_kind);
+    for (size_t k = 0, e; k < n; k = e) {
+        double top = clb_result_row_cube_size(t[k]);
+        for (e = k + 1; e < n && !cmp_gemm_kind(&t[k], &t[e]); e++)
+            top = fmax(top, clb_result_row_cube_size(t[e]));
+        for (size_t j = k; j < e; j++)
+            largest[t[j] - f->rows] = top;
+    }
+    for (size_t k = 0; k < out->n; k++) {
+        const struct clb_result_row *r = out->figs[k].first;
+        if (strcmp(r->benchmark, "gemm"))
+            out->figs[k].lead = r->headline;
+        else
+            out->figs[k].lead =
+                !r->precision || !(largest[r - f->rows] > clb_result_row_cube_size(r));
+    }
+    free(t);
+    free(largest);
+    return 0;
+}
+
 int clb_fleet_figures_read(const struct clb_result_file *f, struct clb_fleet_figures *out)
 {
     struct grouping grp;
@@ -577,6 +627,10 @@ int clb_fleet_figures_read(const struct clb_result_file *f, struct clb_fleet_fig
     out->n_ranks = u;
     grouping_finish(&grp);
     free(sorted);
+    if (mark_leads(f, out)) {
+        clb_fleet_figures_finish(out);
+        return -1;
+    }
     return 0;
 }
 

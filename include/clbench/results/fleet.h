@@ -83,8 +83,15 @@ struct clb_fleet_figure {
     const struct clb_result_row *const *rows; /* n_rows, in rank order (borrowed) */
     size_t n_rows, n_values, n_stragglers, n_unmeasured;
     double sum, min, median, max;             /* over the n_values verified rows */
-    bool headline; /* fleet.figures[].headline: a row of it is a headline (not a peak width
-                      below its rank's best); from the rows where the file does not say */
+    bool headline; /* a row of it is a headline (not a peak width below its rank's best), as
+                      fleet.figures[].headline says */
+    /*
+     * What the report charts after the flagged figures: a GEMM figure when no
+     * fleet row of its backend, precision and device is larger
+     * (clb_result_row_cube_size); a peak figure at its best width; any other
+     * benchmark's (its first row's headline).
+     */
+    bool lead;
 };
 
 /* A node of the run (fleet.hosts): its name and its ranks, in the order the file lists. */

@@ -15,25 +15,6 @@
  */
 enum { FLEET_MAX_CHARTS = 24 };
 
-/*
- * A GEMM figure is a headline when no figure of its backend, precision and
- * device is larger; a peak figure at its best width; any other benchmark's.
- */
-static bool fleet_headline(const struct clb_result_file *f, const struct clb_result_row *r)
-{
-    if (strcmp(r->benchmark, "gemm"))
-        return r->headline;
-    for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *o = &f->rows[i];
-        if (o->host && !strcmp(o->benchmark, "gemm") && !strcmp(o->backend, r->backend) &&
-            !strcmp(o->device, r->device) && o->precision && r->precision &&
-            !strcmp(o->precision, r->precision) &&
-            clb_result_row_cube_size(o) > clb_result_row_cube_size(r))
-            return false;
-    }
-    return true;
-}
-
 /* "node1 (ranks 0, 1), node2 (rank 2)": ranks holds one row per rank, in rank order. */
 static void fleet_hosts(FILE *out, const struct clb_result_row **ranks, size_t n)
 {
@@ -309,7 +290,7 @@ static void fleet_section(FILE *out, const struct clb_result_file *f, size_t n_f
         for (size_t k = 0; k < figs.n && n_drawn < FLEET_MAX_CHARTS; k++) {
             const struct clb_fleet_figure *g = &figs.figs[k];
             const bool flagged = g->n_stragglers > 0 || g->n_unmeasured > 0;
-            if (drawn[k] || (pass == 0 ? !flagged : !fleet_headline(f, g->first)))
+            if (drawn[k] || (pass == 0 ? !flagged : !g->lead))
                 continue;
             fleet_chart(out, g, f->fleet_threshold);
             fleet_caption(out, g, f->fleet_threshold);
