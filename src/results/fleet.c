@@ -486,8 +486,11 @@ static void figure_from_rows(struct clb_fleet_figure *g, double *sorted)
     }
 }
 
-/* The rest of the "fleet" object: its counts, hosts and missing ranks. 0, or -1 out of memory. */
-static int read_fleet_object(json_t *fleet, struct clb_fleet_figures *out)
+/*
+ * The rest of the "fleet" object: its counts, hosts and missing ranks, with
+ * room ranks more in ranks_. 0, or -1 out of memory.
+ */
+static int read_fleet_object(json_t *fleet, size_t room, struct clb_fleet_figures *out)
 {
     json_t *hosts = json_object_get(fleet, "hosts"), *missing = json_object_get(fleet, "missing");
     json_t *when = json_object_get(fleet, "judged_when"), *h, *m, *r;
@@ -502,7 +505,7 @@ static int read_fleet_object(json_t *fleet, struct clb_fleet_figures *out)
     json_array_foreach(hosts, i, h)
         n_ranks += json_array_size(json_object_get(h, "ranks"));
     out->hosts = calloc(json_array_size(hosts) + 1, sizeof(*out->hosts));
-    out->ranks_ = calloc(n_ranks + 1, sizeof(*out->ranks_));
+    out->ranks_ = calloc(n_ranks + room + 1, sizeof(*out->ranks_));
     out->missing = calloc(json_array_size(missing) + 1, sizeof(*out->missing));
     if (!out->hosts || !out->ranks_ || !out->missing)
         return -1;
@@ -540,6 +543,49 @@ static void figure_read(const struct clb_result_file *f, const struct grouping *
     g->n_unmeasured = g->n_rows - g->n_values;
     if (!figure_stats(f, k, g))
         figure_from_rows(g, sorted);
+}
+
+/* By host, then by rank. */
+static int cmp_host(const void *a, const void *b)
+{
+    const struct clb_result_row *p = *(const struct clb_result_row *const *)a;
+    const struct clb_result_row *q = *(const struct clb_result_row *const *)b;
+    const int c = strcmp(p->host, q->host);
+    return c ? c : (p->rank > q->rank) - (p->rank < q->rank);
+}
+
+static int cmp_first_rank(const void *a, const void *b)
+{
+    const long long x = ((const struct clb_fleet_host *)a)->ranks[0];
+    const long long y = ((const struct clb_fleet_host *)b)->ranks[0];
+    return (x > y) - (x < y);
+}
+
+/* rank_hosts from ranks (one row per rank), by a sort; its ranks after hosts'. 0, or -1. */
+static int group_rank_hosts(struct clb_fleet_figures *out)
+{
+    const struct clb_result_row **t = malloc((out->n_ranks + 1) * sizeof(*t));
+    long long *ranks = out->ranks_;
+
+    out->rank_hosts = calloc(out->n_ranks + 1, sizeof(*out->rank_hosts));
+    if (!t || !out->rank_hosts) {
+        free(t);
+        return -1;
+    }
+    for (size_t i = 0; i < out->n_hosts; i++)
+        ranks += out->hosts[i].n_ranks;
+    memcpy(t, out->ranks, out->n_ranks * sizeof(*t));
+    qsort(t, out->n_ranks, sizeof(*t), cmp_host);
+    for (size_t i = 0; i < out->n_ranks; i++) {
+        if (i == 0 || strcmp(t[i]->host, t[i - 1]->host))
+            out->rank_hosts[out->n_rank_hosts++] =
+                (struct clb_fleet_host){ .hostname = t[i]->host, .ranks = ranks };
+        out->rank_hosts[out->n_rank_hosts - 1].n_ranks++;
+        *ranks++ = t[i]->rank;
+    }
+    qsort(out->rank_hosts, out->n_rank_hosts, sizeof(*out->rank_hosts), cmp_first_rank);
+    free(t);
+    return 0;
 }
 
 /* GEMM rows of one backend, device and precision. */
@@ -602,7 +648,8 @@ int clb_fleet_figures_read(const struct clb_result_file *f, struct clb_fleet_fig
     out->figs = calloc(f->n_rows + 1, sizeof(*out->figs));
     out->rows_ = calloc(2 * f->n_rows + 1, sizeof(*out->rows_));
     const int grouped = group_rows(f, true, &grp);
-    if (grouped || !sorted || !out->figs || !out->rows_ || read_fleet_object(f->fleet, out)) {
+    if (grouped || !sorted || !out->figs || !out->rows_ ||
+        read_fleet_object(f->fleet, f->n_rows, out)) {
         if (!grouped)
             grouping_finish(&grp);
         free(sorted);
@@ -627,7 +674,7 @@ int clb_fleet_figures_read(const struct clb_result_file *f, struct clb_fleet_fig
     out->n_ranks = u;
     grouping_finish(&grp);
     free(sorted);
-    if (mark_leads(f, out)) {
+    if (mark_leads(f, out) || group_rank_hosts(out)) {
         clb_fleet_figures_finish(out);
         return -1;
     }
@@ -640,6 +687,7 @@ void clb_fleet_figures_finish(struct clb_fleet_figures *figs)
     free(figs->rows_);
     free(figs->hosts);
     free(figs->missing);
+    free(figs->rank_hosts);
     free(figs->ranks_);
     memset(figs, 0, sizeof(*figs));
 }

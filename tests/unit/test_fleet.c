@@ -215,6 +215,11 @@ static void merge(void **state)
     assert_int_equal(figs.hosts[0].ranks[1], 1);
     assert_string_equal(figs.hosts[1].hostname, "b");
     assert_int_equal(figs.hosts[1].ranks[0], 2);
+    assert_int_equal(figs.n_rank_hosts, 2); /* the rows' ranks by host */
+    assert_string_equal(figs.rank_hosts[0].hostname, "a");
+    assert_int_equal(figs.rank_hosts[0].n_ranks, 2);
+    assert_int_equal(figs.rank_hosts[0].ranks[1], 1);
+    assert_int_equal(figs.rank_hosts[1].ranks[0], 2);
     assert_int_equal(figs.n_missing, 1);
     assert_int_equal(figs.missing[0].rank, 3);
     assert_non_null(figs.missing[0].why);

@@ -124,7 +124,11 @@ struct clb_fleet_figures {
     size_t n_hosts;
     struct clb_fleet_missing *missing; /* owned; n_missing */
     size_t n_missing;
-    long long *ranks_; /* owned storage behind hosts[].ranks */
+    /* The hosts of `ranks` (the rows' own), each once in the order of its lowest rank,
+     * its ranks ascending; owned, n_rank_hosts */
+    struct clb_fleet_host *rank_hosts;
+    size_t n_rank_hosts;
+    long long *ranks_; /* owned storage behind hosts[].ranks and rank_hosts[].ranks */
 };
 
 /*

@@ -15,24 +15,16 @@
  */
 enum { FLEET_MAX_CHARTS = 24 };
 
-/* "node1 (ranks 0, 1), node2 (rank 2)": ranks holds one row per rank, in rank order. */
-static void fleet_hosts(FILE *out, const struct clb_result_row **ranks, size_t n)
+/* "node1 (ranks 0, 1), node2 (rank 2)": the hosts of the rows' ranks. */
+static void fleet_hosts(FILE *out, const struct clb_fleet_figures *figs)
 {
-    for (size_t i = 0, n_hosts = 0; i < n; i++) {
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = !strcmp(ranks[j]->host, ranks[i]->host);
-        if (seen)
-            continue;
-        size_t n_ranks = 0;
-        for (size_t j = i; j < n; j++)
-            n_ranks += !strcmp(ranks[j]->host, ranks[i]->host);
-        fputs(n_hosts++ ? ", " : "", out);
-        svg_esc(out, ranks[i]->host);
-        fprintf(out, " (rank%s", n_ranks == 1 ? "" : "s");
-        for (size_t j = i, k = 0; j < n; j++)
-            if (!strcmp(ranks[j]->host, ranks[i]->host))
-                fprintf(out, "%s %d", k++ ? "," : "", ranks[j]->rank);
+    for (size_t i = 0; i < figs->n_rank_hosts; i++) {
+        const struct clb_fleet_host *h = &figs->rank_hosts[i];
+        fputs(i ? ", " : "", out);
+        svg_esc(out, h->hostname);
+        fprintf(out, " (rank%s", h->n_ranks == 1 ? "" : "s");
+        for (size_t k = 0; k < h->n_ranks; k++)
+            fprintf(out, "%s %lld", k ? "," : "", h->ranks[k]);
         fputc(')', out);
     }
 }
@@ -220,7 +212,7 @@ static void fleet_intro(FILE *out, const struct clb_result_file *f,
         svg_esc(out, svg_base(f->path));
     }
     fprintf(out, "</h2>\n<p>%zu rank%s on ", figs->n_ranks, figs->n_ranks == 1 ? "" : "s");
-    fleet_hosts(out, figs->ranks, figs->n_ranks);
+    fleet_hosts(out, figs);
     fputs(", measuring at the same time. Each bar is one rank's figure; the dashed line is the "
           "figure's median over the ranks", out);
     if (threshold > 0)
