@@ -116,14 +116,14 @@ int clb_fleet_signal(void)
 }
 
 struct merged {
-    const struct clb_result_file *file;
+    const struct clb_fleet_figures *figs;
     enum clb_format format;
 };
 
 static int write_merged(FILE *out, const void *ctx)
 {
     const struct merged *m = ctx;
-    return clb_fleet_write(out, m->format, m->file);
+    return clb_fleet_write(out, m->format, m->figs);
 }
 
 /* Rank 0: one document from every rank's, written and printed; the exit status. */
@@ -132,6 +132,7 @@ static int emit_root(const struct clb_common *common, const char *output, char *
 {
     struct clb_fleet_part *p = calloc((size_t)n, sizeof(*p));
     struct clb_result_file *f = NULL;
+    struct clb_fleet_figures figs;
     struct clb_error e;
     json_t *doc = NULL;
     char *text = NULL;
@@ -150,31 +151,37 @@ static int emit_root(const struct clb_common *common, const char *output, char *
     free(text);
     json_decref(doc);
     free(p);
+    if (f && clb_fleet_figures_read(f, &figs)) {
+        clb_error_set(&e, "out of host memory merging the ranks' results");
+        clb_result_file_destroy(f);
+        f = NULL;
+    }
     if (!f) {
         clb_report_error(&e);
         return CLB_EXIT_FAILURE;
     }
-    if (json_array_size(json_object_get(f->fleet, "missing")))
+    if (figs.n_missing)
         rc = CLB_EXIT_FAILURE;
-    const json_int_t stragglers = json_integer_value(json_object_get(f->fleet, "stragglers"));
+    const long long stragglers = figs.n_stragglers;
     if (output) {
-        struct merged m = { f, (enum clb_format)clb_format_from_path(output) };
+        struct merged m = { &figs, (enum clb_format)clb_format_from_path(output) };
         if (clb_write_file_atomic(output, write_merged, &m, &e)) {
             clb_report_error(&e);
             rc = CLB_EXIT_FAILURE;
         }
     }
-    if (clb_fleet_write(stdout, common->format, f)) {
+    if (clb_fleet_write(stdout, common->format, &figs)) {
         fprintf(stderr, "clbench: could not write the results\n");
         rc = CLB_EXIT_FAILURE;
     }
     if (clb_finish_stdout() != CLB_EXIT_OK)
         rc = CLB_EXIT_FAILURE;
     if (stragglers && common->fail_on_straggler) {
-        fprintf(stderr, "clbench: %" JSON_INTEGER_FORMAT " straggler%s (--fail-on-straggler)\n",
-                stragglers, stragglers == 1 ? "" : "s");
+        fprintf(stderr, "clbench: %lld straggler%s (--fail-on-straggler)\n", stragglers,
+                stragglers == 1 ? "" : "s");
         rc = CLB_EXIT_FAILURE;
     }
+    clb_fleet_figures_finish(&figs);
     clb_result_file_destroy(f);
     return rc;
 }

@@ -1,13 +1,8 @@
 /* A fleet run's output: every rank's rows figure by figure, the fleet's statistics, stragglers. */
-#include <inttypes.h>
 #include <jansson.h>
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "clbench/output/fleet.h"
 #include "clbench/output/table.h"
-#include "clbench/results/fleet.h"
 #include "clbench/util/units.h"
 
 static void figure_name(const struct clb_result_row *r, char *buf, size_t len)
@@ -20,41 +15,28 @@ static void figure_name(const struct clb_result_row *r, char *buf, size_t len)
         snprintf(buf, len, "%s %s %s", r->benchmark_name, r->case_, r->backend);
 }
 
-static double num(json_t *o, const char *key)
-{
-    return json_number_value(json_object_get(o, key));
-}
-
 /* Rows, figure by figure, each rank's under its figure's name. */
-static int rows_table(FILE *out, const struct clb_result_file *f)
+static int rows_table(FILE *out, const struct clb_fleet_figures *figs)
 {
     static const char *const head[] = { "FIGURE", "HOST", "RANK", "DEVICE", "VALUE",
                                         "/ MEDIAN", "STATUS" };
     struct clb_table *t = clb_table_create(head, 7);
-    bool *done = calloc(f->n_rows + 1, sizeof(*done));
     char name[256], rank[32], value[64], ratio[32], status[64];
-    int rc = t && done ? 0 : -1;
+    int rc = t ? 0 : -1;
 
     if (t) {
         clb_table_align_right(t, 2);
         clb_table_align_right(t, 4);
         clb_table_align_right(t, 5);
     }
-    for (size_t i = 0; !rc && i < f->n_rows; i++) {
-        if (done[i])
-            continue;
+    for (size_t k = 0; !rc && k < figs->n; k++) {
+        const struct clb_fleet_figure *g = &figs->figs[k];
         /* peak: the widths that are some rank's best, as a single run's table (JSON: all). */
-        bool headline = false;
-        for (size_t j = i; j < f->n_rows; j++)
-            headline |= f->rows[j].headline && clb_fleet_same_figure(&f->rows[i], &f->rows[j]);
-        if (!headline)
+        if (!g->headline)
             continue;
-        figure_name(&f->rows[i], name, sizeof(name));
-        for (size_t j = i; !rc && j < f->n_rows; j++) {
-            const struct clb_result_row *r = &f->rows[j];
-            if (done[j] || !clb_fleet_same_figure(&f->rows[i], r))
-                continue;
-            done[j] = true;
+        figure_name(g->first, name, sizeof(name));
+        for (size_t i = 0; !rc && i < g->n_rows; i++) {
+            const struct clb_result_row *r = g->rows[i];
             snprintf(rank, sizeof(rank), "%d", r->rank);
             if (r->has_value)
                 clb_format_metric(r->metric, r->value, value, sizeof(value));
@@ -66,7 +48,7 @@ static int rows_table(FILE *out, const struct clb_result_file *f)
                 snprintf(ratio, sizeof(ratio), "-");
             snprintf(status, sizeof(status), "%s%s", r->status,
                      r->straggler ? "  STRAGGLER" : !r->judged ? "  not judged" : "");
-            const char *cells[] = { j == i ? name : "", r->host, rank, r->device, value, ratio,
+            const char *cells[] = { i == 0 ? name : "", r->host, rank, r->device, value, ratio,
                                     status };
             rc = clb_table_add(t, cells);
         }
@@ -74,62 +56,49 @@ static int rows_table(FILE *out, const struct clb_result_file *f)
     if (!rc)
         clb_table_print(t, out);
     clb_table_destroy(t);
-    free(done);
     return rc;
 }
 
-/* "host rank R, ..." of the ranks listed in ranks (a JSON array), "-" when none. */
-static void rank_list(const struct clb_result_file *f, json_t *ranks, char *who, size_t len)
+/* "host rank R, ..." of g's ranks that are stragglers (or not judged), "-" when none. */
+static void rank_list(const struct clb_fleet_figure *g, bool stragglers, char *who, size_t len)
 {
-    size_t k, used = 0;
-    json_t *x;
+    size_t k = 0, used = 0;
 
     snprintf(who, len, "-");
-    json_array_foreach(ranks, k, x) {
-        json_int_t r = json_integer_value(x);
-        const char *host = "?";
-        for (size_t j = 0; j < f->n_rows; j++)
-            if (f->rows[j].rank == r)
-                host = f->rows[j].host;
-        used += (size_t)snprintf(who + used, used < len ? len - used : 0,
-                                 "%s%s rank %" JSON_INTEGER_FORMAT, k ? ", " : "", host, r);
-        if (used >= len)
-            break;
+    for (size_t i = 0; i < g->n_rows && used < len; i++) {
+        const struct clb_result_row *r = g->rows[i];
+        if (stragglers ? !r->straggler : r->judged)
+            continue;
+        used += (size_t)snprintf(who + used, len - used, "%s%s rank %d", k++ ? ", " : "",
+                                 r->host, r->rank);
     }
 }
 
 /* The fleet's statistics per figure measured on more than one rank. */
-static int figures_table(FILE *out, const struct clb_result_file *f)
+static int figures_table(FILE *out, const struct clb_fleet_figures *figs)
 {
     static const char *const head[] = { "FIGURE", "RANKS", "SUM", "MIN", "MEDIAN", "MAX",
                                         "STRAGGLERS", "NOT JUDGED" };
     struct clb_table *t = clb_table_create(head, 8);
-    json_t *figs = json_object_get(f->fleet, "figures"), *fig;
     char name[256], n[24], v[4][64], who[256], unjudged[256];
-    size_t i;
     int rc = t ? 0 : -1;
 
     for (size_t c = 1; t && c < 6; c++)
         clb_table_align_right(t, c);
-    json_array_foreach(figs, i, fig) {
-        const char *metric = json_string_value(json_object_get(fig, "metric"));
-        const json_int_t ranks = json_integer_value(json_object_get(fig, "ranks"));
-        if (rc || ranks < 2 || !metric || json_is_false(json_object_get(fig, "headline")))
+    for (size_t k = 0; !rc && k < figs->n; k++) {
+        const struct clb_fleet_figure *g = &figs->figs[k];
+        if (g->n_values < 2 || !g->headline)
             continue;
-        const json_int_t slot = json_integer_value(json_object_get(fig, "slot"));
-        snprintf(name, sizeof(name), slot > 0 ? "%s %s %s [device %d]" : "%s %s %s",
-                 json_string_value(json_object_get(fig, "benchmark")),
-                 json_string_value(json_object_get(fig, "case")),
-                 json_string_value(json_object_get(fig, "backend")), (int)slot + 1);
-        snprintf(n, sizeof(n), "%" JSON_INTEGER_FORMAT, ranks);
-        static const char *const keys[] = { "sum", "min", "median", "max" };
+        figure_name(g->first, name, sizeof(name));
+        snprintf(n, sizeof(n), "%zu", g->n_values);
+        const double stat[] = { g->sum, g->min, g->median, g->max };
         for (size_t q = 0; q < 4; q++)
-            clb_format_metric(metric, num(fig, keys[q]), v[q], sizeof(v[q]));
+            clb_format_metric(g->first->metric, stat[q], v[q], sizeof(v[q]));
         /* A sum of latencies is no figure. */
-        if (clb_metric_lower_is_better(metric))
+        if (clb_metric_lower_is_better(g->first->metric))
             snprintf(v[0], sizeof(v[0]), "-");
-        rank_list(f, json_object_get(fig, "stragglers"), who, sizeof(who));
-        rank_list(f, json_object_get(fig, "not_judged"), unjudged, sizeof(unjudged));
+        rank_list(g, true, who, sizeof(who));
+        rank_list(g, false, unjudged, sizeof(unjudged));
         const char *cells[] = { name, n, v[0], v[1], v[2], v[3], who, unjudged };
         rc = clb_table_add(t, cells);
     }
@@ -139,52 +108,39 @@ static int figures_table(FILE *out, const struct clb_result_file *f)
     return rc;
 }
 
-static int write_table(FILE *out, const struct clb_result_file *f)
+static int write_table(FILE *out, const struct clb_fleet_figures *figs)
 {
-    json_t *hosts = json_object_get(f->fleet, "hosts"), *h, *r;
-    json_t *missing = json_object_get(f->fleet, "missing"), *m;
-    const double thr = num(f->fleet, "threshold");
-    const json_int_t stragglers = json_integer_value(json_object_get(f->fleet, "stragglers"));
-    const json_int_t unjudged = json_integer_value(json_object_get(f->fleet, "not_judged"));
-    size_t i, k;
+    const long long stragglers = figs->n_stragglers, unjudged = figs->n_unjudged;
 
-    fprintf(out, "Fleet: %" JSON_INTEGER_FORMAT " ranks on %zu host%s:",
-            json_integer_value(json_object_get(f->fleet, "ranks")), json_array_size(hosts),
-            json_array_size(hosts) == 1 ? "" : "s");
-    json_array_foreach(hosts, i, h) {
-        fprintf(out, "%s %s (rank%s", i ? ";" : "",
-                json_string_value(json_object_get(h, "hostname")),
-                json_array_size(json_object_get(h, "ranks")) == 1 ? "" : "s");
-        json_array_foreach(json_object_get(h, "ranks"), k, r)
-            fprintf(out, "%s%" JSON_INTEGER_FORMAT, k ? ", " : " ", json_integer_value(r));
+    fprintf(out, "Fleet: %lld ranks on %zu host%s:", figs->world_ranks, figs->n_hosts,
+            figs->n_hosts == 1 ? "" : "s");
+    for (size_t i = 0; i < figs->n_hosts; i++) {
+        const struct clb_fleet_host *h = &figs->hosts[i];
+        fprintf(out, "%s %s (rank%s", i ? ";" : "", h->hostname, h->n_ranks == 1 ? "" : "s");
+        for (size_t k = 0; k < h->n_ranks; k++)
+            fprintf(out, "%s%lld", k ? ", " : " ", h->ranks[k]);
         fputc(')', out);
     }
     fputs("\n\n", out);
-    if (rows_table(out, f))
+    if (rows_table(out, figs))
         return -1;
     fputs("\nThe fleet (each figure measured by every rank in the same step, after a barrier; "
           "SUM adds the ranks' figures of one step, not of one instant):\n", out);
-    if (figures_table(out, f))
+    if (figures_table(out, figs))
         return -1;
-    fprintf(out, "\n%" JSON_INTEGER_FORMAT " straggler%s: ", stragglers,
-            stragglers == 1 ? "" : "s");
+    fprintf(out, "\n%lld straggler%s: ", stragglers, stragglers == 1 ? "" : "s");
     fprintf(out, "rows more than %.0f%% below their figure's fleet median (above it for "
                  "latency, --straggler) whose fastest call is still worse than the other "
-                 "ranks' slowest are marked STRAGGLER.\n", thr * 100);
+                 "ranks' slowest are marked STRAGGLER.\n", figs->threshold * 100);
     if (unjudged)
-        fprintf(out, "%" JSON_INTEGER_FORMAT " row%s beyond it %s not judged: %s calls were "
-                     "fewer than %" JSON_INTEGER_FORMAT ", added up to less than %.3g ms or "
-                     "overlap the other ranks' (more --runs or --min-time can judge them).\n",
+        fprintf(out, "%lld row%s beyond it %s not judged: %s calls were fewer than %lld, added "
+                     "up to less than %.3g ms or overlap the other ranks' (more --runs or "
+                     "--min-time can judge them).\n",
                 unjudged, unjudged == 1 ? "" : "s", unjudged == 1 ? "is" : "are",
-                unjudged == 1 ? "its" : "their",
-                json_integer_value(json_object_get(json_object_get(f->fleet, "judged_when"),
-                                                   "calls")),
-                1e3 * num(json_object_get(f->fleet, "judged_when"), "seconds"));
-    json_array_foreach(missing, i, m)
-        fprintf(out, "rank %" JSON_INTEGER_FORMAT ": no results: %s\n",
-                json_integer_value(json_object_get(m, "rank")),
-                json_string_value(json_object_get(m, "why")));
-    if (!f->complete)
+                unjudged == 1 ? "its" : "their", figs->judge_min_calls, 1e3 * figs->judge_min_s);
+    for (size_t i = 0; i < figs->n_missing; i++)
+        fprintf(out, "rank %lld: no results: %s\n", figs->missing[i].rank, figs->missing[i].why);
+    if (!figs->file->complete)
         fputs("The run is incomplete: a rank was interrupted or sent no results.\n", out);
     return ferror(out) ? -1 : 0;
 }
@@ -219,8 +175,10 @@ static int write_csv(FILE *out, const struct clb_result_file *f)
     return ferror(out) ? -1 : 0;
 }
 
-int clb_fleet_write(FILE *out, enum clb_format fmt, const struct clb_result_file *f)
+int clb_fleet_write(FILE *out, enum clb_format fmt, const struct clb_fleet_figures *figs)
 {
+    const struct clb_result_file *f = figs->file;
+
     switch (fmt) {
     case CLB_FORMAT_JSON: {
         int rc = json_dumpf(f->root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -230,6 +188,6 @@ int clb_fleet_write(FILE *out, enum clb_format fmt, const struct clb_result_file
     case CLB_FORMAT_CSV:
         return write_csv(out, f);
     default:
-        return write_table(out, f);
+        return write_table(out, figs);
     }
 }

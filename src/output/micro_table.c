@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clbench/bench/bandwidth.h"
@@ -98,37 +99,37 @@ static bool sweep_triad(const struct clb_micro_row *r)
            r->array_bytes;
 }
 
-static bool same_sweep(const struct clb_micro_row *a, const struct clb_micro_row *b)
+/* The run's sweeps, grouped and judged by results/sweep.h before the table is drawn. */
+static int judge_sweeps(const struct clb_micro_results *res, struct clb_sweep_groups *out)
 {
-    return sweep_triad(a) && a->device == b->device && a->precision == b->precision;
+    struct clb_sweep_point *p = calloc(res->n_rows + 1, sizeof(*p));
+    size_t n = 0;
+
+    if (!p)
+        return -1;
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const struct clb_micro_row *r = &res->rows[i];
+        if (sweep_triad(r))
+            p[n++] = (struct clb_sweep_point){ .place = r->device, .precision = r->precision,
+                                               .array_bytes = r->array_bytes,
+                                               .llc_bytes = r->llc_bytes, .value = r->value,
+                                               .work = r->work, .times_s = r->times_s,
+                                               .n_times = r->n_times };
+    }
+    const int rc = clb_sweep_group_points(p, n, out);
+    free(p);
+    return rc;
 }
 
 /* Under a --sizes sweep: per device and precision, results/sweep.h's verdict of its triad. */
-static void sweep_notes(FILE *out, const struct clb_micro_results *res)
+static void sweep_notes(FILE *out, const struct clb_sweep_groups *sweeps)
 {
-    for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *r = &res->rows[i];
-        struct clb_sweep_size size[CLB_SWEEP_MAX_TRIADS];
-        struct clb_sweep_finding finding;
-        size_t n = 0;
-        bool first = sweep_triad(r);
-        for (size_t j = 0; j < i && first; j++)
-            first = !same_sweep(&res->rows[j], r);
-        if (!first)
-            continue;
-        for (size_t j = i; j < res->n_rows && n < CLB_SWEEP_MAX_TRIADS; j++) {
-            const struct clb_micro_row *q = &res->rows[j];
-            if (!same_sweep(q, r))
-                continue;
-            size[n] = (struct clb_sweep_size){ .array_bytes = q->array_bytes, .value = q->value };
-            clb_sweep_spread(q->times_s, q->n_times, q->work, &size[n].lo, &size[n].hi);
-            n++;
-        }
+    for (size_t k = 0; k < sweeps->n; k++) {
+        const struct clb_sweep_group *g = &sweeps->g[k];
         char dev[160];
-        clb_sweep_judge(size, n, r->llc_bytes, &finding);
-        clb_device_label(r->device, dev, sizeof(dev));
-        fprintf(out, "SWEEP: %s %s triad: %s\n", dev, clb_precision_name(r->precision),
-                finding.text);
+        clb_device_label(g->place, dev, sizeof(dev));
+        fprintf(out, "SWEEP: %s %s triad: %s\n", dev, clb_precision_name(g->precision),
+                g->finding.text);
     }
 }
 
@@ -326,7 +327,8 @@ static int add_row(struct clb_table *t, const struct micro_columns *k,
 
 /* Under the table: what BEST and ^ mean where rows show them, then the other notes. */
 static void table_notes(FILE *out, const struct clb_micro_results *res, bool verbose,
-                        const struct micro_marks *m, bool host_time)
+                        const struct micro_marks *m, bool host_time,
+                        const struct clb_sweep_groups *sweeps)
 {
     datasheet_notes(out, res, verbose);
     bool peaks = false;
@@ -348,7 +350,7 @@ static void table_notes(FILE *out, const struct clb_micro_results *res, bool ver
     clock_notes(out, res, verbose, host_time);
     cache_notes(out, res);
     unified_notes(out, res, verbose);
-    sweep_notes(out, res);
+    sweep_notes(out, sweeps);
 }
 
 int clb_micro_write_text(FILE *out, const struct clb_micro_results *res, bool verbose,
@@ -356,12 +358,16 @@ int clb_micro_write_text(FILE *out, const struct clb_micro_results *res, bool ve
 {
     struct micro_columns k = { .best_first = false };
     struct micro_marks m = { .above = false };
+    struct clb_sweep_groups sweeps;
+    int rc = 0;
 
     plan_columns(res, verbose, host_time, &k);
+    if (judge_sweeps(res, &sweeps))
+        return -1;
     struct clb_table *t = table_create(&k);
     if (!t)
-        return -1;
-    for (size_t i = 0; i < res->n_rows; i++) {
+        rc = -1;
+    for (size_t i = 0; !rc && i < res->n_rows; i++) {
         const struct clb_micro_row *row = &res->rows[i];
         struct micro_cells c = { .fig = "" };
         if (!clb_micro_row_shown(row, verbose))
@@ -369,15 +375,15 @@ int clb_micro_write_text(FILE *out, const struct clb_micro_results *res, bool ve
         clb_device_label(row->device, c.dev, sizeof(c.dev));
         row_figures(row, &c, &m);
         m.above |= row_percent(row, &c);
-        if (add_row(t, &k, row, &c)) {
-            clb_table_destroy(t);
-            return -1;
-        }
+        rc = add_row(t, &k, row, &c);
     }
-    clb_table_print(t, out);
+    if (!rc) {
+        clb_table_print(t, out);
+        table_notes(out, res, verbose, &m, k.host_time, &sweeps);
+    }
     clb_table_destroy(t);
-    table_notes(out, res, verbose, &m, k.host_time);
-    return 0;
+    clb_sweep_groups_finish(&sweeps);
+    return rc;
 }
 
 int clb_micro_write_table(FILE *out, const struct clb_micro_results *res, bool verbose)

@@ -630,11 +630,26 @@ bool clb_result_row_same_benchmark(const struct clb_result_row *a, const struct 
 
 bool clb_result_row_same_precision(const struct clb_result_row *a, const struct clb_result_row *b)
 {
-    return a->precision == b->precision && same_name(a->precision_name, b->precision_name);
+    return clb_result_row_cmp_precision(a, b) == 0;
+}
+
+int clb_result_row_cmp_precision(const struct clb_result_row *a, const struct clb_result_row *b)
+{
+    const char *x = a->precision_name, *y = b->precision_name;
+
+    if (a->precision != b->precision)
+        return a->precision < b->precision ? -1 : 1;
+    return x == y ? 0 : !x ? -1 : !y ? 1 : strcmp(x, y);
 }
 
 bool clb_result_row_is_triad(const struct clb_result_row *r)
 {
     return r->benchmark == CLB_BENCH_BANDWIDTH &&
            (!strcmp(r->case_, "fp32 triad") || !strcmp(r->case_, "fp64 triad"));
+}
+
+bool clb_result_row_is_sized_triad(const struct clb_result_row *r)
+{
+    return r->benchmark == CLB_BENCH_BANDWIDTH && r->sized && r->kernel &&
+           !strcmp(r->kernel, "triad");
 }

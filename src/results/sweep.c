@@ -176,7 +176,7 @@ static double bytes_per_call(const struct clb_result_row *r)
 
 bool clb_sweep_triad(const struct clb_result_row *r)
 {
-    return clb_sweep_row(r) && !strcmp(r->kernel, "triad") && bytes_per_call(r) > 0;
+    return clb_sweep_row(r) && clb_result_row_is_sized_triad(r) && bytes_per_call(r) > 0;
 }
 
 void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *dev,
@@ -205,4 +205,132 @@ void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *
         s->triad[s->n_triad++] = r;
     }
     clb_sweep_judge(s->size, s->n_triad, llc_bytes, &s->finding);
+}
+
+/* By place and precision, then in row order (the rows lie in one array). */
+static int cmp_place(const void *a, const void *b)
+{
+    const struct clb_result_row *p = *(const struct clb_result_row *const *)a;
+    const struct clb_result_row *q = *(const struct clb_result_row *const *)b;
+    int c = strcmp(p->device, q->device);
+
+    if (!c)
+        c = strcmp(p->device_id, q->device_id);
+    if (!c)
+        c = clb_result_row_cmp_precision(p, q);
+    return c ? c : (p > q) - (p < q);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+    const struct clb_result_row *p = *(const struct clb_result_row *const *)a;
+    const struct clb_result_row *q = *(const struct clb_result_row *const *)b;
+    return (p > q) - (p < q);
+}
+
+int clb_sweeps_of(const struct clb_result_file *f, struct clb_sweeps *out)
+{
+    const struct clb_result_row **t = malloc((f->n_rows + 1) * sizeof(*t));
+    size_t n = 0, m = 0;
+
+    memset(out, 0, sizeof(*out));
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < f->n_rows; i++)
+        if (clb_sweep_triad(&f->rows[i]))
+            t[n++] = &f->rows[i];
+    /* Each place and precision's first triad row, back in row order. */
+    qsort(t, n, sizeof(*t), cmp_place);
+    for (size_t k = 0; k < n; k++)
+        if (k == 0 || !clb_result_row_same_place(t[k - 1], t[k]) ||
+            !clb_result_row_same_precision(t[k - 1], t[k]))
+            t[m++] = t[k];
+    qsort(t, m, sizeof(*t), cmp_row);
+    out->s = calloc(m + 1, sizeof(*out->s));
+    if (!out->s) {
+        free(t);
+        return -1;
+    }
+    for (size_t k = 0; k < m; k++)
+        clb_sweep_of(f, t[k], &out->s[k]);
+    out->n = m;
+    free(t);
+    return 0;
+}
+
+void clb_sweeps_finish(struct clb_sweeps *s)
+{
+    free(s->s);
+    memset(s, 0, sizeof(*s));
+}
+
+/* By place and precision, then in point order (the points lie in one array). */
+static int cmp_point(const void *a, const void *b)
+{
+    const struct clb_sweep_point *p = *(const struct clb_sweep_point *const *)a;
+    const struct clb_sweep_point *q = *(const struct clb_sweep_point *const *)b;
+    const uintptr_t x = (uintptr_t)p->place, y = (uintptr_t)q->place;
+    int c = (x > y) - (x < y);
+
+    if (!c)
+        c = (p->precision > q->precision) - (p->precision < q->precision);
+    return c ? c : (p > q) - (p < q);
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+    const size_t x = ((const struct clb_sweep_group *)a)->first;
+    const size_t y = ((const struct clb_sweep_group *)b)->first;
+    return (x > y) - (x < y);
+}
+
+/* The group of t[0 .. n), one place and precision's points in point order. */
+static void judge_group(const struct clb_sweep_point *const *t, size_t n,
+                        struct clb_sweep_group *g)
+{
+    struct clb_sweep_size size[CLB_SWEEP_MAX_TRIADS];
+
+    g->n_sizes = 0;
+    for (size_t j = 0; j < n && g->n_sizes < CLB_SWEEP_MAX_TRIADS; j++) {
+        struct clb_sweep_size *z = &size[g->n_sizes++];
+        *z = (struct clb_sweep_size){ .array_bytes = t[j]->array_bytes, .value = t[j]->value };
+        clb_sweep_spread(t[j]->times_s, t[j]->n_times, t[j]->work, &z->lo, &z->hi);
+    }
+    clb_sweep_judge(size, g->n_sizes, t[0]->llc_bytes, &g->finding);
+}
+
+int clb_sweep_group_points(const struct clb_sweep_point *p, size_t n,
+                           struct clb_sweep_groups *out)
+{
+    const struct clb_sweep_point **t = malloc((n + 1) * sizeof(*t));
+
+    memset(out, 0, sizeof(*out));
+    out->g = calloc(n + 1, sizeof(*out->g));
+    if (!t || !out->g) {
+        free(t);
+        clb_sweep_groups_finish(out);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        t[i] = &p[i];
+    qsort(t, n, sizeof(*t), cmp_point);
+    for (size_t k = 0, e; k < n; k = e) {
+        for (e = k + 1; e < n && t[e]->place == t[k]->place &&
+                        t[e]->precision == t[k]->precision; e++)
+            ;
+        struct clb_sweep_group *g = &out->g[out->n++];
+        g->place = t[k]->place;
+        g->precision = t[k]->precision;
+        g->first = (size_t)(t[k] - p);
+        judge_group(t + k, e - k, g);
+    }
+    qsort(out->g, out->n, sizeof(*out->g), cmp_first);
+    free(t);
+    return 0;
+}
+
+void clb_sweep_groups_finish(struct clb_sweep_groups *g)
+{
+    free(g->g);
+    memset(g, 0, sizeof(*g));
 }

@@ -198,6 +198,48 @@ static void merge(void **state)
     assert_string_equal(rf->rows[10].host, "b");
     assert_int_equal(rf->rows[10].slot, 0);
     assert_string_equal(rf->rows[13].host_cpu, "Y");
+    /* Read once for the writers: the figures in order of appearance, the fleet object typed. */
+    struct clb_fleet_figures figs;
+    assert_int_equal(clb_fleet_figures_read(rf, &figs), 0);
+    assert_ptr_equal(figs.file, rf);
+    assert_int_equal(figs.world_ranks, 4);
+    assert_int_equal(figs.n_ranks, 3);
+    assert_true(figs.threshold == 0.10);
+    assert_int_equal(figs.judge_min_calls, CLB_FLEET_JUDGE_MIN_CALLS);
+    assert_true(figs.judge_min_s == CLB_FLEET_JUDGE_MIN_S);
+    assert_int_equal(figs.n_stragglers, 2);
+    assert_int_equal(figs.n_unjudged, 0);
+    assert_int_equal(figs.n_hosts, 2);
+    assert_string_equal(figs.hosts[0].hostname, "a");
+    assert_int_equal(figs.hosts[0].n_ranks, 2);
+    assert_int_equal(figs.hosts[0].ranks[1], 1);
+    assert_string_equal(figs.hosts[1].hostname, "b");
+    assert_int_equal(figs.hosts[1].ranks[0], 2);
+    assert_int_equal(figs.n_rank_hosts, 2); /* the rows' ranks by host */
+    assert_string_equal(figs.rank_hosts[0].hostname, "a");
+    assert_int_equal(figs.rank_hosts[0].n_ranks, 2);
+    assert_int_equal(figs.rank_hosts[0].ranks[1], 1);
+    assert_int_equal(figs.rank_hosts[1].ranks[0], 2);
+    assert_int_equal(figs.n_missing, 1);
+    assert_int_equal(figs.missing[0].rank, 3);
+    assert_non_null(figs.missing[0].why);
+    /* gemm clblast, latency, gemm clbench, OpenBLAS on X, peak, OpenBLAS on Y. */
+    assert_int_equal(figs.n, 6);
+    const struct clb_fleet_figure *g0 = &figs.figs[0];
+    assert_string_equal(g0->first->backend, "clblast");
+    assert_int_equal(g0->n_rows, 3);
+    assert_int_equal(g0->n_values, 3);
+    assert_int_equal(g0->n_stragglers, 1);
+    assert_true(g0->sum == 236 && g0->median == 96 && g0->headline && g0->lead);
+    for (size_t k = 1; k < g0->n_rows; k++)
+        assert_true(g0->rows[k - 1]->rank < g0->rows[k]->rank);
+    assert_int_equal(figs.figs[2].n_unmeasured, 3);
+    assert_false(figs.figs[4].headline); /* the peak width that is no rank's best */
+    assert_false(figs.figs[4].lead);
+    assert_int_equal(figs.figs[3].n_rows, 2);
+    assert_string_equal(figs.figs[5].first->host_cpu, "Y");
+    clb_fleet_figures_finish(&figs);
+    clb_fleet_figures_finish(&figs); /* finishing twice is harmless */
     clb_result_file_destroy(rf);
     free(text);
     json_decref(m);
@@ -286,8 +328,11 @@ static void noise(void **state)
     char *out = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&out, &len);
-    assert_int_equal(clb_fleet_write(f, CLB_FORMAT_TABLE, rf), 0);
+    struct clb_fleet_figures figs;
+    assert_int_equal(clb_fleet_figures_read(rf, &figs), 0);
+    assert_int_equal(clb_fleet_write(f, CLB_FORMAT_TABLE, &figs), 0);
     fclose(f);
+    clb_fleet_figures_finish(&figs);
     assert_non_null(strstr(out, " ok  not judged\n"));
     assert_null(strstr(out, "STRAGGLER\n"));
     assert_non_null(strstr(out, "b rank 2\n"));

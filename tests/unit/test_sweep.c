@@ -270,12 +270,88 @@ static void file(void **state)
     }
 }
 
+/*
+ * Every sweep of a file, found once: one per place and precision in the order their first
+ * triad rows appear (a copy row and a single size are no sweep of their own).
+ */
+static void file_sweeps(void **state)
+{
+    (void)state;
+    struct clb_result_file *f = sweep_doc(
+        TRIAD("1 MiB", "3145728", "3.145728", ", 'array_bytes': 1048576, 'llc_bytes': 33554432, "
+              "'times_s': [0.001, 0.002, 0.001]") ","
+        "{'benchmark': 'bandwidth', 'case': 'fp64 triad 1 MiB', 'metric': 'gbps', "
+        "'device': '0:0', 'device_name': 'CPU', 'backend': 'clbench', 'status': 'ok', "
+        "'precision': 'fp64', 'gbps': 3, 'kernel': 'triad', 'work_per_call': 3145728, "
+        "'array_bytes': 1048576, 'times_s': [0.001, 0.001]},"
+        TRIAD("16 MiB", "50331648", "1.006633", ", 'array_bytes': 16777216, 'llc_bytes': "
+              "33554432, 'times_s': [0.05, 0.048, 0.052]"));
+    struct clb_sweeps sw;
+
+    assert_int_equal(clb_sweeps_of(f, &sw), 0);
+    assert_int_equal(sw.n, 2);
+    assert_ptr_equal(sw.s[0].triad[0], &f->rows[0]);
+    assert_int_equal(sw.s[0].n_sizes, 2);
+    assert_int_equal(sw.s[0].finding.verdict, CLB_SWEEP_EDGE);
+    assert_ptr_equal(sw.s[1].triad[0], &f->rows[1]);
+    assert_int_equal(sw.s[1].n_sizes, 1);
+    clb_sweeps_finish(&sw);
+    clb_sweeps_finish(&sw);
+    clb_result_file_destroy(f);
+}
+
+/*
+ * A run's triad points, grouped by device and precision in the order they first appear,
+ * each judged against its first point's LLC as clb_sweep_judge judges its sizes.
+ */
+static void points(void **state)
+{
+    static const double fast[] = { 0.001, 0.002, 0.001 }, slow[] = { 0.05, 0.048, 0.052 };
+    static const int dev_a = 0, dev_b = 0;
+    const struct clb_sweep_point p[] = {
+        { &dev_a, CLB_FP32, 1 << 20, 32 << 20, 3.145728, 3145728, fast, 3 },
+        { &dev_b, CLB_FP32, 1 << 20, 0, 3.145728, 3145728, fast, 3 },
+        { &dev_a, CLB_FP64, 1 << 20, 32 << 20, 3.145728, 3145728, fast, 3 },
+        { &dev_a, CLB_FP32, 16 << 20, 32 << 20, 1.006633, 50331648, slow, 3 },
+        { &dev_b, CLB_FP32, 16 << 20, 0, 1.006633, 50331648, slow, 3 },
+    };
+    struct clb_sweep_groups g;
+    struct clb_sweep_size size[2];
+    struct clb_sweep_finding want;
+    (void)state;
+
+    assert_int_equal(clb_sweep_group_points(p, N_OF(p), &g), 0);
+    assert_int_equal(g.n, 3);
+    assert_int_equal(g.g[0].first, 0);
+    assert_ptr_equal(g.g[0].place, &dev_a);
+    assert_int_equal(g.g[0].precision, CLB_FP32);
+    assert_int_equal(g.g[0].n_sizes, 2);
+    assert_int_equal(g.g[1].first, 1);
+    assert_int_equal(g.g[1].finding.verdict, CLB_SWEEP_NO_LLC);
+    assert_int_equal(g.g[2].first, 2);
+    assert_int_equal(g.g[2].n_sizes, 1);
+    for (size_t k = 0; k < 2; k++) {
+        const struct clb_sweep_point *q = &p[k ? 3 : 0];
+        size[k] = (struct clb_sweep_size){ .array_bytes = q->array_bytes, .value = q->value };
+        clb_sweep_spread(q->times_s, q->n_times, q->work, &size[k].lo, &size[k].hi);
+    }
+    clb_sweep_judge(size, 2, 32 << 20, &want);
+    assert_int_equal(g.g[0].finding.verdict, CLB_SWEEP_EDGE);
+    assert_string_equal(g.g[0].finding.text, want.text);
+    clb_sweep_groups_finish(&g);
+    assert_int_equal(clb_sweep_group_points(p, 0, &g), 0);
+    assert_int_equal(g.n, 0);
+    clb_sweep_groups_finish(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spread),
         cmocka_unit_test(judge),
         cmocka_unit_test(file),
+        cmocka_unit_test(file_sweeps),
+        cmocka_unit_test(points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,29 +69,74 @@ json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double thr
                         struct clb_error *e);
 
 /*
- * A fleet file's figures as the merged document holds them in
- * "fleet.figures", read back: each with its rows (every rank's, in rank
- * order) and its statistics over the verified ones. A file whose
+ * A fleet file read once for its writers (output/fleet.h, the report): its
+ * figures as the merged document holds them in "fleet.figures", each with
+ * its rows (every rank's, in rank order) and its statistics over the
+ * verified ones, and the rest of the "fleet" object typed. A file whose
  * fleet.figures does not match its rows (hand-made, older) gets them computed
  * from the rows' figures and fleet_median, as the merge computes them.
+ * Figures are grouped in one pass (clb_fleet_same_figure), in the order
+ * their first rows appear.
  */
 struct clb_fleet_figure {
     const struct clb_result_row *first;       /* its identity (the first row seen) */
     const struct clb_result_row *const *rows; /* n_rows, in rank order (borrowed) */
     size_t n_rows, n_values, n_stragglers, n_unmeasured;
     double sum, min, median, max;             /* over the n_values verified rows */
+    bool headline; /* a row of it is a headline (not a peak width below its rank's best), as
+                      fleet.figures[].headline says */
+    /*
+     * What the report charts after the flagged figures: a GEMM figure when no
+     * fleet row of its backend, precision and device is larger
+     * (clb_result_row_cube_size); a peak figure at its best width; any other
+     * benchmark's (its first row's headline).
+     */
+    bool lead;
+};
+
+/* A node of the run (fleet.hosts): its name and its ranks, in the order the file lists. */
+struct clb_fleet_host {
+    const char *hostname;   /* borrowed from the file; NULL when not a string */
+    const long long *ranks; /* n_ranks (owned by the figures) */
+    size_t n_ranks;
+};
+
+/* A rank that sent no usable document (fleet.missing). */
+struct clb_fleet_missing {
+    long long rank;
+    const char *why; /* borrowed from the file; NULL when not a string */
 };
 
 struct clb_fleet_figures {
+    const struct clb_result_file *file; /* borrowed: what was read */
     struct clb_fleet_figure *figs; /* owned */
     size_t n;
     const struct clb_result_row **ranks; /* one row per rank, in rank order */
     size_t n_ranks;
     const struct clb_result_row **rows_; /* owned storage behind figs[].rows and ranks */
+    /* The rest of "fleet", as written (0 or none where absent): */
+    long long world_ranks;         /* fleet.ranks: the run's ranks, those that sent nothing too */
+    double threshold;              /* fleet.threshold, a fraction (f->fleet_threshold: checked) */
+    long long judge_min_calls;     /* fleet.judged_when.calls (CLB_FLEET_JUDGE_MIN_CALLS) */
+    double judge_min_s;            /* fleet.judged_when.seconds (CLB_FLEET_JUDGE_MIN_S), s */
+    long long n_stragglers, n_unjudged; /* fleet.stragglers, fleet.not_judged: rows */
+    struct clb_fleet_host *hosts;  /* owned; n_hosts */
+    size_t n_hosts;
+    struct clb_fleet_missing *missing; /* owned; n_missing */
+    size_t n_missing;
+    /* The hosts of `ranks` (the rows' own), each once in the order of its lowest rank,
+     * its ranks ascending; owned, n_rank_hosts */
+    struct clb_fleet_host *rank_hosts;
+    size_t n_rank_hosts;
+    long long *ranks_; /* owned storage behind hosts[].ranks and rank_hosts[].ranks */
 };
 
-/* 0, or -1 out of memory (out is then empty). A file without fleet rows has n 0. */
+/*
+ * 0, or -1 out of memory (out is then empty). A file without fleet rows has
+ * n 0. out borrows from f: finish it before destroying f.
+ */
 int clb_fleet_figures_read(const struct clb_result_file *f, struct clb_fleet_figures *out);
+/* Frees what out owns; accepts an empty (zeroed or finished) one. */
 void clb_fleet_figures_finish(struct clb_fleet_figures *figs);
 
 #endif

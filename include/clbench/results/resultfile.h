@@ -159,8 +159,14 @@ void clb_result_file_destroy(struct clb_result_file *f);
 /* A GEMM row's size as one number, (m n k)^(1/3): its n for an n x n x n problem. */
 double clb_result_row_cube_size(const struct clb_result_row *r);
 
-/* A bandwidth row of the triad ("fp32 triad", "fp64 triad"): BabelStream's headline. */
+/*
+ * The triad rows, written here once: a bandwidth row of the triad ("fp32
+ * triad", "fp64 triad"), BabelStream's headline at its default size; and
+ * one size of a `bandwidth --sizes` sweep of it (sized, kernel "triad"),
+ * which is no headline and never an is_triad row.
+ */
 bool clb_result_row_is_triad(const struct clb_result_row *r);
+bool clb_result_row_is_sized_triad(const struct clb_result_row *r);
 
 /*
  * The same benchmark, the same precision: as the files name them, so names
@@ -169,6 +175,8 @@ bool clb_result_row_is_triad(const struct clb_result_row *r);
  */
 bool clb_result_row_same_benchmark(const struct clb_result_row *a, const struct clb_result_row *b);
 bool clb_result_row_same_precision(const struct clb_result_row *a, const struct clb_result_row *b);
+/* An order of precisions for sorting (<0, 0, >0), 0 exactly when clb_result_row_same_precision. */
+int clb_result_row_cmp_precision(const struct clb_result_row *a, const struct clb_result_row *b);
 
 /* The same device name and id (ranks aside): one place of a file. */
 bool clb_result_row_same_place(const struct clb_result_row *a, const struct clb_result_row *b);

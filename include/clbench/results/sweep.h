@@ -89,11 +89,67 @@ struct clb_sweep {
 
 /* A verified GB/s bandwidth row of one array size of a sweep (clb_result_row.sized). */
 bool clb_sweep_row(const struct clb_result_row *r);
-/* A sweep row of the triad with its bytes per call. */
+/* A sweep row of the triad (clb_result_row_is_sized_triad) with its bytes per call. */
 bool clb_sweep_triad(const struct clb_result_row *r);
 
 /* Fills s for dev's device and precision in f. */
 void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *dev,
                   struct clb_sweep *s);
+
+/*
+ * Every device and precision's sweep of f (in a fleet file, of the first rank
+ * that has it), in the order their first triad rows (clb_sweep_triad) appear:
+ * s[k] is clb_sweep_of that row, s[k].triad[0] the row. What `report` draws.
+ */
+struct clb_sweeps {
+    struct clb_sweep *s; /* owned */
+    size_t n;
+};
+
+/* 0, or -1 out of memory (out is then empty). */
+int clb_sweeps_of(const struct clb_result_file *f, struct clb_sweeps *out);
+/* Frees what s owns; accepts an empty (zeroed or finished) one. */
+void clb_sweeps_finish(struct clb_sweeps *s);
+
+/*
+ * A run's sweeps, before any file is written (`bandwidth --sizes`' table):
+ * one triad row of a size as its measurement holds it. The caller picks the
+ * verified triad rows; grouping and judging are here.
+ */
+struct clb_sweep_point {
+    const void *place;      /* its device: points of one device share the pointer */
+    enum clb_precision precision; /* fp32, fp64 */
+    uint64_t array_bytes;   /* bytes of each of the three arrays (> 0) */
+    uint64_t llc_bytes;     /* the LLC it was held against; 0: not known */
+    double value;           /* its headline figure, GB/s */
+    double work;            /* bytes moved per call (> 0) */
+    const double *times_s;  /* n_times timed calls, s (borrowed) */
+    size_t n_times;
+};
+
+/* One device and precision's points: which, the first of them, and the finding. */
+struct clb_sweep_group {
+    const void *place;     /* its points' */
+    enum clb_precision precision; /* its points' */
+    size_t first;      /* index of its first point */
+    size_t n_sizes;    /* its points judged: the first CLB_SWEEP_MAX_TRIADS */
+    struct clb_sweep_finding finding;
+};
+
+struct clb_sweep_groups {
+    struct clb_sweep_group *g; /* owned */
+    size_t n;
+};
+
+/*
+ * Groups the n points by place and precision (by a sort), in the order the
+ * groups first appear, and judges each group's first CLB_SWEEP_MAX_TRIADS
+ * points (clb_sweep_spread of their calls) against its first point's
+ * llc_bytes. 0, or -1 out of memory (out is then empty).
+ */
+int clb_sweep_group_points(const struct clb_sweep_point *p, size_t n,
+                           struct clb_sweep_groups *out);
+/* Frees what g owns; accepts an empty (zeroed or finished) one. */
+void clb_sweep_groups_finish(struct clb_sweep_groups *g);
 
 #endif

@@ -15,43 +15,16 @@
  */
 enum { FLEET_MAX_CHARTS = 24 };
 
-/*
- * A GEMM figure is a headline when no figure of its backend, precision and
- * device is larger; a peak figure at its best width; any other benchmark's.
- */
-static bool fleet_headline(const struct clb_result_file *f, const struct clb_result_row *r)
+/* "node1 (ranks 0, 1), node2 (rank 2)": the hosts of the rows' ranks. */
+static void fleet_hosts(FILE *out, const struct clb_fleet_figures *figs)
 {
-    if (r->benchmark != CLB_BENCH_GEMM)
-        return r->headline;
-    for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *o = &f->rows[i];
-        if (o->host && o->benchmark == CLB_BENCH_GEMM && !strcmp(o->backend, r->backend) &&
-            !strcmp(o->device, r->device) && r->precision_name &&
-            clb_result_row_same_precision(o, r) &&
-            clb_result_row_cube_size(o) > clb_result_row_cube_size(r))
-            return false;
-    }
-    return true;
-}
-
-/* "node1 (ranks 0, 1), node2 (rank 2)": ranks holds one row per rank, in rank order. */
-static void fleet_hosts(FILE *out, const struct clb_result_row **ranks, size_t n)
-{
-    for (size_t i = 0, n_hosts = 0; i < n; i++) {
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = !strcmp(ranks[j]->host, ranks[i]->host);
-        if (seen)
-            continue;
-        size_t n_ranks = 0;
-        for (size_t j = i; j < n; j++)
-            n_ranks += !strcmp(ranks[j]->host, ranks[i]->host);
-        fputs(n_hosts++ ? ", " : "", out);
-        svg_esc(out, ranks[i]->host);
-        fprintf(out, " (rank%s", n_ranks == 1 ? "" : "s");
-        for (size_t j = i, k = 0; j < n; j++)
-            if (!strcmp(ranks[j]->host, ranks[i]->host))
-                fprintf(out, "%s %d", k++ ? "," : "", ranks[j]->rank);
+    for (size_t i = 0; i < figs->n_rank_hosts; i++) {
+        const struct clb_fleet_host *h = &figs->rank_hosts[i];
+        fputs(i ? ", " : "", out);
+        svg_esc(out, h->hostname);
+        fprintf(out, " (rank%s", h->n_ranks == 1 ? "" : "s");
+        for (size_t k = 0; k < h->n_ranks; k++)
+            fprintf(out, "%s %lld", k ? "," : "", h->ranks[k]);
         fputc(')', out);
     }
 }
@@ -239,7 +212,7 @@ static void fleet_intro(FILE *out, const struct clb_result_file *f,
         svg_esc(out, svg_base(f->path));
     }
     fprintf(out, "</h2>\n<p>%zu rank%s on ", figs->n_ranks, figs->n_ranks == 1 ? "" : "s");
-    fleet_hosts(out, figs->ranks, figs->n_ranks);
+    fleet_hosts(out, figs);
     fputs(", measuring at the same time. Each bar is one rank's figure; the dashed line is the "
           "figure's median over the ranks", out);
     if (threshold > 0)
@@ -309,7 +282,7 @@ static void fleet_section(FILE *out, const struct clb_result_file *f, size_t n_f
         for (size_t k = 0; k < figs.n && n_drawn < FLEET_MAX_CHARTS; k++) {
             const struct clb_fleet_figure *g = &figs.figs[k];
             const bool flagged = g->n_stragglers > 0 || g->n_unmeasured > 0;
-            if (drawn[k] || (pass == 0 ? !flagged : !fleet_headline(f, g->first)))
+            if (drawn[k] || (pass == 0 ? !flagged : !g->lead))
                 continue;
             fleet_chart(out, g, f->fleet_threshold);
             fleet_caption(out, g, f->fleet_threshold);

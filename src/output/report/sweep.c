@@ -18,7 +18,7 @@ struct sweep_chart {
     size_t *of_kernel; /* per row of f: its kernel, SIZE_MAX for none */
     double xlo, xhi, ylo, yhi, step;
     bool ylog;
-    struct clb_sweep sweep;
+    const struct clb_sweep *sweep; /* results/sweep.h's, judged before drawing */
 };
 
 static bool of_chart(const struct clb_result_row *r, const struct clb_result_row *dev)
@@ -50,8 +50,7 @@ static bool sweep_collect(struct sweep_chart *c)
         if (r->value > 0)
             c->ylo = fmin(c->ylo, r->value), c->yhi = fmax(c->yhi, r->value);
     }
-    clb_sweep_of(f, c->dev, &c->sweep);
-    if (c->sweep.n_triad < 2 || !(c->yhi > 0) || !(c->xhi > c->xlo))
+    if (c->sweep->n_triad < 2 || !(c->yhi > 0) || !(c->xhi > c->xlo))
         return false;
     c->ylog = c->yhi / c->ylo > 50;
     if (c->ylog) {
@@ -107,7 +106,7 @@ static void sweep_axes(FILE *out, const struct sweep_chart *c)
 /* Halfway (on the log axis) between the last size the caches helped and the size past them. */
 static void cache_edge(FILE *out, const struct sweep_chart *c)
 {
-    const struct clb_sweep *s = &c->sweep;
+    const struct clb_sweep *s = c->sweep;
     const double x = (sx(c, (double)s->size[s->finding.cached].array_bytes) +
                       sx(c, (double)s->size[s->finding.past].array_bytes)) / 2;
 
@@ -155,16 +154,17 @@ static void kernel_line(FILE *out, const struct sweep_chart *c, size_t k,
     svg_legend(out, R + 16, W - 4, T + 10 + 22.0 * (double)k, &c->kernel[k], &color, 1);
 }
 
-/* One device and precision's sweep (dev's rank, in a fleet file): a line per kernel. */
-static void sweep_chart(FILE *out, const struct clb_result_file *f,
-                        const struct clb_result_row *dev, size_t n_files)
+/* One device and precision's sweep (its first row's rank, in a fleet file): a line per kernel. */
+static void sweep_chart(FILE *out, const struct clb_result_file *f, const struct clb_sweep *s,
+                        size_t n_files)
 {
+    const struct clb_result_row *dev = s->triad[0];
     struct sweep_chart *c = calloc(1, sizeof(*c));
     const struct clb_result_row **line = calloc(f->n_rows + 1, sizeof(*line));
 
     if (!c || !line || !(c->of_kernel = calloc(f->n_rows + 1, sizeof(size_t))))
         goto done;
-    c->f = f, c->dev = dev;
+    c->f = f, c->dev = dev, c->sweep = s;
     if (!sweep_collect(c))
         goto done;
     fputs("<h3>", out);
@@ -177,12 +177,12 @@ static void sweep_chart(FILE *out, const struct clb_result_file *f,
     svg_label_end(out);
     svg_frame(out, L, T, R, B);
     sweep_axes(out, c);
-    if (c->sweep.finding.verdict == CLB_SWEEP_EDGE)
+    if (s->finding.verdict == CLB_SWEEP_EDGE)
         cache_edge(out, c);
     for (size_t k = 0; k < c->n_kernels; k++)
         kernel_line(out, c, k, line);
     fprintf(out, "</svg>\n<p class=\"caption sweep-finding\">%s triad: ", dev->precision_name);
-    svg_esc(out, c->sweep.finding.text);
+    svg_esc(out, s->finding.text);
     fputs("</p>\n", out);
 done:
     if (c)
@@ -197,19 +197,12 @@ void report_sweep(FILE *out, const struct report *rep, const struct report_secti
 
     for (size_t f = 0; f < rep->n_files; f++) {
         const struct clb_result_file *file = rep->files[f];
-        for (size_t i = 0; i < file->n_rows; i++) {
-            const struct clb_result_row *r = &file->rows[i];
-            bool first = clb_sweep_triad(r);
-            /* one chart per device and precision; in a fleet file, its first rank's */
-            for (size_t j = 0; j < i && first; j++)
-                first = !(clb_sweep_triad(&file->rows[j]) &&
-                          clb_result_row_same_place(&file->rows[j], r) &&
-                          clb_result_row_same_precision(&file->rows[j], r));
-            struct clb_sweep s;
-            if (!first)
-                continue;
-            clb_sweep_of(file, r, &s);
-            if (s.n_sizes < 2)
+        struct clb_sweeps sweeps;
+        if (clb_sweeps_of(file, &sweeps))
+            continue;
+        /* one chart per device and precision; in a fleet file, its first rank's */
+        for (size_t k = 0; k < sweeps.n; k++) {
+            if (sweeps.s[k].n_sizes < 2)
                 continue;
             if (!started)
                 fprintf(out, "<h2>%s</h2>\n<p>From <code>bandwidth --sizes</code>: "
@@ -222,7 +215,8 @@ void report_sweep(FILE *out, const struct report *rep, const struct report_secti
                       "the cache's size it is not judged. The finding is the one "
                       "<code>bandwidth</code> prints under its table.</p>\n", sec->title);
             started = true;
-            sweep_chart(out, file, r, rep->n_files);
+            sweep_chart(out, file, &sweeps.s[k], rep->n_files);
         }
+        clb_sweeps_finish(&sweeps);
     }
 }
