@@ -83,7 +83,7 @@ echo "\$ $*  (exit $rc)"
 echo "--- stdout"; head -c 4000 "$tmp/out"
 echo "--- stderr"; head -c 4000 "$tmp/err"
 
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh" # fail
 
 [ "$rc" -eq "$rc_want" ] || fail "exit status $rc, expected $rc_want"
 [ $rc -lt 128 ] || fail "killed by a signal"
