@@ -5,8 +5,8 @@
 #    OPENBLAS_CORETYPE=Haswell OPENBLAS_L2_SIZE=512 around the whole test command);
 # 3. tests/meson.build's hermetic_vars names every variable clbench reads by name
 #    (src/, include/) and every one of those families a test sets (tests/, by name
-#    in an env list or a VAR=value argument), so none is unset under a test that
-#    meant to set it.
+#    in an env list, a case file's env or a VAR=value argument), so none is unset
+#    under a test that meant to set it.
 # Usage: hermetic.sh SOURCE_ROOT
 set -u
 root=$1
