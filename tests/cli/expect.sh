@@ -1,6 +1,9 @@
 #!/bin/sh
 # Runs one clbench command line and checks what a user would see.
 # Usage: expect.sh [CHECKS...] -- CLBENCH [ARGS...]
+#        expect.sh --case FILE INDEX NAME BUILD_ROOT CLBENCH
+#   the second runs record INDEX (named NAME) of the case file FILE, whose fields are these
+#   checks, the arguments and the environment (tests/case.jq turns it into this command line)
 #   --rc N            exit status must be N (default 0)
 #   --out RE          stdout must match the extended regex RE (grep -E); repeatable,
 #                     every one must match
@@ -13,11 +16,22 @@
 #   --no-stderr       stderr must be empty
 #   --json            stdout must be valid JSON (jq)
 #   --jq FILTER       jq -e FILTER on stdout must be true; repeatable, every one must hold
+#   --jq-file FILE    the same, the filter read from FILE
 #   --file-jq F FILTER  file F must exist (written by the command) and jq -e FILTER on it be true
+#   --file-jq-file F FILE  the same, the filter read from FILE
 #   --no-platform     run with OCL_ICD_VENDORS pointing at an empty folder
 #   --needs-device    skip (exit 77, one line why) when clbench lists no OpenCL device
 #   --needs-pocl      skip (exit 77) when clbench lists no pocl device
 set -u
+
+# A case's environment is set before anything runs (TMPDIR, say, is one of them).
+if [ "${1-}" = --case ]; then
+    [ $# -eq 6 ] || { echo "expect.sh: usage: --case FILE INDEX NAME BUILD_ROOT CLBENCH" >&2; exit 99; }
+    tests=$(cd "$(dirname "$0")/.." && pwd) || exit 99
+    words=$(jq -r --arg index "$3" --arg name "$4" --arg build "$5" --arg clbench "$6" \
+        --arg tests "$tests" --arg jqdir "$(dirname "$2")/jq" -f "$tests/case.jq" "$2") || exit 99
+    eval "$words"
+fi
 
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -42,7 +56,9 @@ while [ $# -gt 0 ]; do
         --no-stderr) no_stderr=1; shift ;;
         --json) json=1; shift ;;
         --jq) json=1; printf '%s\0' "$2" >>"$tmp/jq_res"; shift 2 ;;
+        --jq-file) json=1; f=$(cat "$2") || exit 99; printf '%s\0' "$f" >>"$tmp/jq_res"; shift 2 ;;
         --file-jq) file=$2; file_filter=$3; shift 3 ;;
+        --file-jq-file) file=$2; file_filter=$(cat "$3") || exit 99; shift 3 ;;
         --no-platform) no_platform=1; shift ;;
         --needs-device) needs=device; shift ;;
         --needs-pocl) needs=pocl; shift ;;
@@ -67,7 +83,7 @@ echo "\$ $*  (exit $rc)"
 echo "--- stdout"; head -c 4000 "$tmp/out"
 echo "--- stderr"; head -c 4000 "$tmp/err"
 
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh" # fail
 
 [ "$rc" -eq "$rc_want" ] || fail "exit status $rc, expected $rc_want"
 [ $rc -lt 128 ] || fail "killed by a signal"

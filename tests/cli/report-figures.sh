@@ -14,7 +14,7 @@ clbench=$1 data=$2
 clb_require_device "$clbench"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 
 CLBENCH_FAKE_DEVICE_NAME="NVIDIA H100 PCIe" "$clbench" peak --min-time 0 --runs 1 -d 0:0 \
     -o "$tmp/peak.json" >/dev/null || fail "peak"

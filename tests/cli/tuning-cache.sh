@@ -31,7 +31,9 @@ gemm() { # the table on stdout, the result document beside it
     "$clbench" gemm -d 0:0 -b clbench -n 33,130 --runs 1 --no-peak -o "$tmp/r.json" \
         >"$tmp/out" 2>"$tmp/err"
 }
-fail() { echo "FAIL: $*"; cat "$tmp/out" "$tmp/err"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+# shellcheck disable=SC2034 # read by fail (tests/lib.sh)
+clb_fail_lines=all
 
 cache "$name" "$clblast"
 gemm || fail "gemm with a valid cache"

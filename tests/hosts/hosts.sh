@@ -31,10 +31,12 @@ export POCL_MAX_PTHREAD_COUNT=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 [ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 export CLBENCH_TUNING_FILE="$tmp/tuning.json"
-fail() { echo "FAIL: $*"; cat "$tmp/out" "$tmp/err" 2>/dev/null | grep -v "^clbench: warning: OPENBLAS_CORETYPE" | head -n 60; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+# shellcheck disable=SC2034 # read by fail (tests/lib.sh)
+clb_fail_lines=60 clb_fail_skip='^clbench: warning: OPENBLAS_CORETYPE'
 run() { # ARGS...: clb_hosts_mpirun with a hard limit, output in $tmp/out, $tmp/err
-    timeout 150 sh -c '. "$0"; clb_ns=$1 clb_net=$2 clb_hosts_tmp=$3; shift 3; clb_hosts_mpirun "$@"' \
-        "$(dirname "$0")/netns.sh" "$clb_ns" "$clb_net" "$tmp" "$@" >"$tmp/out" 2>"$tmp/err"
+    clb_run 150 sh -c '. "$0"; clb_ns=$1 clb_net=$2 clb_hosts_tmp=$3; shift 3; clb_hosts_mpirun "$@"' \
+        "$(dirname "$0")/netns.sh" "$clb_ns" "$clb_net" "$tmp" "$@"
 }
 
 case $mode in

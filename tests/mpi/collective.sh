@@ -26,13 +26,14 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 # and leaves their allocations behind, which LeakSanitizer can then neither
 # name nor suppress; leak checking is off for these runs (ASan and UBSan stay).
 [ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
-fail() { echo "FAIL: $*"; cat "$tmp/out" "$tmp/err" 2>/dev/null | head -n 40; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+# shellcheck disable=SC2034 # read by fail (tests/lib.sh)
+clb_fail_lines=40
 
 run() { # NP [clbench args...]: mpirun with a hard limit
     np=$1
     shift
-    timeout 120 "$mpirun" --oversubscribe -np "$np" "$clbench" collective "$@" \
-        >"$tmp/out" 2>"$tmp/err"
+    clb_run 120 "$mpirun" --oversubscribe -np "$np" "$clbench" collective "$@"
 }
 
 case $mode in

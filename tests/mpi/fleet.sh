@@ -45,11 +45,13 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 # Open MPI leaves its components' allocations behind at MPI_Finalize (see collective.sh).
 [ -z "${ASAN_OPTIONS:-}" ] || export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
 export CLBENCH_TUNING_FILE="$tmp/tuning.json"
-fail() { echo "FAIL: $*"; cat "$tmp/out" "$tmp/err" 2>/dev/null | head -n 60; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+# shellcheck disable=SC2034 # read by fail (tests/lib.sh)
+clb_fail_lines=60
 
 gemm="gemm -n 33,64 -b openblas,clbench,clblast --no-peak --runs 2"
 run() { # mpirun ARGS...: with a hard limit, output in $tmp/out, $tmp/err
-    timeout 150 "$mpirun" --oversubscribe "$@" >"$tmp/out" 2>"$tmp/err"
+    clb_run 150 "$mpirun" --oversubscribe "$@"
 }
 
 case $mode in

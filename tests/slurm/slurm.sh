@@ -30,12 +30,10 @@ clb_require_device "$clbench"
 clb_hosts_up "$tmp"
 # munged wants every directory above its socket searchable, not only root's.
 chmod 755 "$tmp"
-fail() {
-    echo "FAIL: $*"
-    cat "$tmp/out" "$tmp/err" 2>/dev/null | grep -v "^clbench: warning: OPENBLAS_CORETYPE" | head -n 40
-    for f in "$tmp"/log/*; do echo "== $f"; tail -n 15 "$f"; done
-    exit 1
-}
+. "$(dirname "$0")/../lib.sh"
+# shellcheck disable=SC2034 # read by fail (tests/lib.sh)
+clb_fail_lines=40 clb_fail_skip='^clbench: warning: OPENBLAS_CORETYPE'
+clb_fail_more() { for f in "$tmp"/log/*; do echo "== $f"; tail -n 15 "$f"; done; }
 # nsenter, not `ip netns exec`: that remounts /sys for the namespace, without
 # the cgroup filesystem slurmd needs.
 in_host() { # HOST CMD...: CMD in HOST's network namespace, with its hostname

@@ -5,8 +5,8 @@
 #    OPENBLAS_CORETYPE=Haswell OPENBLAS_L2_SIZE=512 around the whole test command);
 # 3. tests/meson.build's hermetic_vars names every variable clbench reads by name
 #    (src/, include/) and every one of those families a test sets (tests/, by name
-#    in an env list or a VAR=value argument), so none is unset under a test that
-#    meant to set it.
+#    in an env list, a case file's env or a VAR=value argument), so none is unset
+#    under a test that meant to set it.
 # Usage: hermetic.sh SOURCE_ROOT
 set -u
 root=$1
@@ -63,7 +63,7 @@ for v in $(printf '%s\n' "$read_by_name" | sort -u); do
 done
 # Set by a test, in an env: list or as a VAR=value argument (of env or a script).
 set_by_tests=$(grep -rhoE "['\" ](OPENBLAS|GOTO|OMP|GOMP|KMP|POCL|OCL_ICD|OPENCL|OCLGRIND|CLBENCH|OMPI|PMI|PMIX|SLURM|XDG|QEMU)_[A-Z0-9_]*=|['\" ]TMPDIR=" \
-    "$root/tests" --include=meson.build | grep -oE '[A-Z][A-Z0-9_]*'
+    "$root/tests" --include=meson.build --include="*.json" | grep -oE '[A-Z][A-Z0-9_]*'
     grep -rhoE "\.set\('[A-Z][A-Z0-9_]*'" "$root/tests" --include=meson.build | grep -oE '[A-Z][A-Z0-9_]*' |
         while read -r v; do in_families "$v" && echo "$v"; done)
 for v in $(printf '%s\n' "$set_by_tests" | sort -u); do

@@ -1,0 +1,1 @@
+.libraries.openblas.core == "Prescott" and .libraries.openblas.core_check.older_than_cpu and .libraries.openblas.core_check.chosen_by == "openblas" and (.libraries.openblas.core_check.note | test("slower"))

@@ -1,0 +1,1 @@
+[.results[] | select(.benchmark == "peak" and .case == "fp32 sse2") | .gflops_best] as $p | ($p | length == 1) and all(.results[] | select(.benchmark == "gemm"); .host_peak_isa == "sse2" and .baseline_handicap != null and .host_peak_gflops == $p[0])

@@ -1,0 +1,1 @@
+.libraries.openblas.core == "Nehalem" and .libraries.openblas.core_check.chosen_by == "clbench" and .libraries.openblas.core_check.openblas_picked == "Prescott" and .libraries.openblas.core_check.older_than_cpu == false and .results[0].status == "ok" and .results[0].config.blas_core == "Nehalem"

@@ -1,0 +1,1 @@
+.libraries.openblas.core == "Prescott" and .libraries.openblas.core_check.chosen_by == "user" and .libraries.openblas.core_check.requested == "Prescott" and .libraries.openblas.core_check.older_than_cpu

@@ -1,0 +1,1 @@
+[.rows[].backend] == ["clblast"] and .rows[0].ratios == [1, 1] and (.unpaired | length) == 1 and .unpaired[0].backend == "openblas" and .unpaired[0].differences == [{"field": "threads", "values": [2, 1]}]

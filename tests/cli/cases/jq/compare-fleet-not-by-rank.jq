@@ -1,0 +1,1 @@
+(.rows | length) == 9 and all(.rows[]; .hosts[0] == .hosts[1] and .local_ranks[0] == .local_ranks[1]) and ([.rows[] | select(.backend == "clblast" and .ranks[0] == 1)] | length == 1 and .[0].ranks == [1, 2] and .[0].values == [2.1, 29]) and (.geomeans | length) == 8 and all(.geomeans[]; .host != null)

@@ -1,0 +1,1 @@
+(.rows | length) == 2 and .unpaired == [] and (.ignored_differences | map(.field) | index("options.seed")) != null and (.ignored_differences[0] == {"field": "clbench_version", "values": ["0.1.0", "0.2.0"]})

@@ -1,0 +1,1 @@
+(.rows | length) == 2 and all(.rows[]; .values[1] != null)

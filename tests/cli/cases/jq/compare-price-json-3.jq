@@ -1,0 +1,1 @@
+.prices | test("given by the user")

@@ -1,0 +1,1 @@
+all(.rows[]; .ratios == [1, 1]) and (.rows | length) == 2

@@ -1,0 +1,1 @@
+[.rows[] | select(.backend == "clblast")] | all(.[]; .values[1] == null)

@@ -1,0 +1,1 @@
+[.results[] | select(.backend == "openblas")] | length == 2 and all(.[]; .derived_peak.derived and (.derived_peak.accelerator | test("A64FX")) and .derived_peak.flops_per_cycle == 64 * 32 / (if .precision == "fp32" then 32 else 64 end))

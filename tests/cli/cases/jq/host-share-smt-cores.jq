@@ -1,0 +1,1 @@
+.options.host_threads == 4 and ([.results[] | select(.benchmark == "peak" and .headline)][0] as $p | [.results[] | select(.backend == "openblas")][0] as $g | $p.derived_peak.cores == 4 and $g.status == "ok" and $g.host_peak_gflops == $p.gflops_best * 1 and $g.derived_peak.cores == 4 * 1)

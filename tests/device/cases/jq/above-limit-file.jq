@@ -1,0 +1,1 @@
+([.results[] | select(.device == "0:0" and .precision == "fp32" and .headline)][0].derived_peak | .derived and .above_limit and .percent > 100) and all(.results[] | select(has("derived_peak") and .status == "ok"); .derived_peak.above_limit == (.derived_peak.percent > 100))

@@ -1,0 +1,1 @@
+(.results[] | select(.case == "fp32 dot") | .status == "ok" and .verified and .launch.local_size == 64 and .launch.global_size % 64 == 0) and (.results[] | select(.case == "fp32 local") | .status == "unavailable" and .reason == "work-groups of 256 are beyond the kernel (CL_KERNEL_WORK_GROUP_SIZE 100)")

@@ -1,0 +1,1 @@
+all(.results[]; .status == "ok")

@@ -1,0 +1,1 @@
+(.results | length == 8) and all(.results[]; .status == "ok" and .timer == "host" and (.timer_why | test("^no profiling info from the device [(]clGetEventProfilingInfo: CL_PROFILING_INFO_NOT_AVAILABLE[)]: host clock")) and .host_times_s == [] and .host_gbps == null and (.times_s | length == 2) and all(.times_s[]; . >= 0.001))

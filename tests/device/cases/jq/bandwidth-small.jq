@@ -1,0 +1,1 @@
+[.results[] | .case] == (["fp32", "fp64"] | map(. as $p | ["copy", "mul", "add", "triad", "dot", "read", "dot chunked"] | map($p + " " + .)) | add) + ["fp32 local", "fp64 local"] and all(.results[]; .status == "ok" and .gbps > 0 and .verified and (.precision as $p | .case | startswith($p)))

@@ -1,0 +1,1 @@
+(.results | length == 16) and all(.results[]; .status == "ok")

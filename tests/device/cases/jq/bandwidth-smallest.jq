@@ -1,0 +1,1 @@
+(.results | length == 8) and all(.results[]; .status == "ok")

@@ -1,0 +1,1 @@
+(.results | length == 22) and all(.results[]; .status == "ok" and .verified) and ([.results[] | select(.case | test("^fp32 triad ")) | .case] == ["fp32 triad 64 KiB", "fp32 triad 976 KiB", "fp32 triad 4 MiB"]) and ([.results[] | select(.case | test("triad")) | .work_per_call / 3] == [65536, 999424, 4194304])

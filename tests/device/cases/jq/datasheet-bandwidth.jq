@@ -1,0 +1,1 @@
+(.results | length == 8) and all(.results[] | select(.case != "fp64 local"); .datasheet.figure == "memory" and .datasheet.value == 2000 and .datasheet.percent > 0) and ([.results[] | select(.case == "fp64 local")] | length == 1 and all(.[]; has("datasheet") | not))

@@ -1,0 +1,1 @@
+all(.results[]; (has("datasheet") or has("derived_peak")) | not)

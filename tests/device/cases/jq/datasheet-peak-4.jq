@@ -1,0 +1,1 @@
+all(.results[] | select(.backend == "host"); has("datasheet") | not)

@@ -1,0 +1,1 @@
+[.results[] | select(.precision == "fp32" and .backend != "host" and .status == "ok") | .datasheet | .accelerator == "NVIDIA H100 PCIe 80GB" and .figure == "fp32_vector" and .value == 51000 and (.source | test("nvidia"))] | length > 0 and all

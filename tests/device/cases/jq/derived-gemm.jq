@@ -1,0 +1,1 @@
+[.results[] | select(.backend == "openblas")] | length == 1 and all(.[]; (has("datasheet") | not) and (.derived_peak | .derived and (.accelerator | test("Emerald")) and .clock_ghz > 0.3 and .clock_ghz < 7 and .cores >= 1 and ((.value - .cores * .flops_per_cycle * .clock_ghz) | fabs) < 1e-6 * .value and (.source | test("FMA"))) and .derived_peak.percent > 0)

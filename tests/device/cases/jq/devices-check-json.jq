@@ -1,0 +1,1 @@
+all(.devices[]; .check.ok == true)

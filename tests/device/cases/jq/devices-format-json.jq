@@ -1,0 +1,1 @@
+.devices[0] | has("fp64") and has("extensions")

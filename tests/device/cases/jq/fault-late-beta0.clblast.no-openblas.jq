@@ -1,0 +1,1 @@
+[.results[] | select(.status != "unavailable")] | length == 2 and all(.[]; .status == "failed" and (.reason | test("^wrong result [(]last timed call[)]")))

@@ -1,0 +1,1 @@
+([.results[] | select(.benchmark == "gemm" and .device != "host")] | length >= 1 and all(.[]; .status == "failed" or .status == "unavailable") and any(.[]; (.verify.failed_check // "") | test("^C.s padding changed: element 53 of its buffer, after column 0$"))) and all(.results[] | select(.device == "host"); .status == "ok" or .status == "unavailable")

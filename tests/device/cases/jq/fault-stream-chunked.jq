@@ -1,0 +1,1 @@
+([.results[] | select(.case | test("^fp64 dot chunked$"))] | length >= 1 and all(.[]; .status == "failed" and (.reason | test("^wrong result: chunked dot ")))) and all(.results[] | select(.case | test("^fp64 dot chunked$") | not); .status == "ok")

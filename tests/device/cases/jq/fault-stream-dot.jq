@@ -1,0 +1,1 @@
+([.results[] | select(.case | test("^fp64 dot$"))] | length >= 1 and all(.[]; .status == "failed" and (.reason | test("^wrong result: dot ")))) and all(.results[] | select(.case | test("^fp64 dot$") | not); .status == "ok")

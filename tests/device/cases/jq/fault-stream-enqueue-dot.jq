@@ -1,0 +1,1 @@
+([.results[] | select(.case == "fp32 dot")] | length == 1 and all(.[]; .status == "error" and .times_s == [] and (.reason | test("^clEnqueueNDRangeKernel: CL_OUT_OF_RESOURCES")))) and ([.results[] | select(.case != "fp32 dot")] | length == 7 and all(.[]; .status == "ok" and .verified)) and any(.results[]; .case == "fp32 triad" and .status == "ok")

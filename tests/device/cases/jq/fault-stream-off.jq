@@ -1,0 +1,1 @@
+(.results | length == 16) and all(.results[]; .status == "ok" and .verified and .launch.global_size > 0) and all(.results[] | select(.case | test("triad")); .work_per_call == .launch.global_size * 3 * (if .precision == "fp64" then 8 else 4 end))

@@ -1,0 +1,1 @@
+([.results[] | select(.case == "fp32 read")] | length == 1 and all(.[]; .status == "failed" and .code_path == "gpu" and (.reason | test("^wrong result: read sum ")))) and all(.results[] | select(.case != "fp32 read"); .status == "ok")

@@ -1,0 +1,1 @@
+([.results[] | select(.case | test("^fp32 read$"))] | length >= 1 and all(.[]; .status == "failed" and (.reason | test("^wrong result: read sum ")))) and all(.results[] | select(.case | test("^fp32 read$") | not); .status == "ok")

@@ -1,0 +1,1 @@
+([.results[] | select(.benchmark == "gemm" and .device != "host")] | length == 4 and all(.[]; .status == "failed" and .verify.passed == false and .speedup == null and .percent_of_device_peak == null and .percent_of_host_peak == null)) and all(.results[] | select(.device == "host"); .status == "ok")

@@ -1,0 +1,1 @@
+all(.results[]; .status == "unavailable" and (.reason | test("fp16")))

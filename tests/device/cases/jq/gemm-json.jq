@@ -1,0 +1,1 @@
+.schema == "clbench-result/1" and (.results | length == 6) and all(.results[] | select(.precision == "fp32"); .status == "ok" and .verify.passed and (.times_s | length) == 3 and .gflops > 0) and (.libraries.openblas.library == "OpenBLAS")

@@ -1,0 +1,1 @@
+all(.results[]; (.status == "ok" and .verified and (.case | test("^fp32 [0-9x]+ [(](qkv|attention out|mlp up/gate|mlp down), (prefill|decode)[)]$"))) or .status == "unavailable") and (.results | length == 24)

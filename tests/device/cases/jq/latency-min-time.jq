@@ -1,0 +1,1 @@
+[.results[] | select(.case == "round trip")] | length == 1 and all(.[]; (.times_s | add) >= 0.1 and .us == .us_median and .check == "the last of \(.times_s | length + 20) launches (20 untimed, \(.times_s | length) timed) stored its value")

@@ -1,0 +1,1 @@
+[.results[] | select(.device != "host" and .precision == "fp64")] | length == 1 and all(.[]; .status == "unavailable" and .case == "fp64" and (.reason | test("^kernel does not build [(]-DT=double .*undeclared_identifier")))

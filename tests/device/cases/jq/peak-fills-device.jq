@@ -1,0 +1,1 @@
+(.devices | map({(.id): .compute_units}) | add) as $cu | [.results[] | select(.device != "host" and .status != "unavailable")] | length == 25 and all(.[]; .status == "ok" and .verified and .launch.local_size > 0 and .launch.global_size == 4 * $cu[.device] * .launch.local_size and .launch.work_groups == 4 * $cu[.device] and .launch.fills_device)

@@ -1,0 +1,1 @@
+[.results[] | select(.device == "host")] | (map(.precision) | unique) == ["fp32", "fp64"] and all(.[]; .backend == "host" and .device_name == "host CPU" and .status == "ok" and .verified and .gflops > 0 and (.check | test("every lane exact"))) and (map(select(.headline)) | length == 2)

@@ -1,0 +1,1 @@
+[.results[] | select(.precision == "int8dot")] | length == 1 and all(.[]; (.status == "unavailable" and .reason == "device has no cl_khr_integer_dot_product") or (.status == "ok" and .verified and .width == 4 and .giops > 0))

@@ -1,0 +1,1 @@
+[.results[] | select(.device != "host" and (.precision == "int16" or .precision == "int8"))] | group_by(.precision) | length == 2 and all(.[]; map(.width) == [1, 2, 4, 8, 16] and all(.[]; .status == "ok" and .verified and .metric == "giops" and .giops > 0 and (.check | test("each checked exactly")) and (has("datasheet") | not)) and (map(select(.headline)) | length == 1))

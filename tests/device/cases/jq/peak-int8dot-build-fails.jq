@@ -1,0 +1,1 @@
+[.results[] | select(.precision == "int8dot")] | length == 1 and all(.[]; .status == "unavailable" and .case == "int8dot" and (.reason | test("^kernel does not build [(]-DT=uint -DWIDTH=1 -DITERS=1024 -DCHAINS=8 -DT_IS_DOT -DDOT_EMULATED -cl-std=CL3.0[)]: .*undeclared identifier .undeclared_identifier.")))

@@ -1,0 +1,1 @@
+[.results[] | select(.status == "ok")] | length >= 4 and all(.[]; (.times_s | add) >= 0.1 and .time.n == (.times_s | length) and .stat == "median" and .gflops == .gflops_median and .gflops_best >= .gflops)

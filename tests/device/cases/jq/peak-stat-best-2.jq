@@ -1,0 +1,1 @@
+[.results[] | select(.status == "ok" and .metric == "gflops")] | group_by([.device, .backend, .precision]) | all(.[]; (map(select(.headline)) | length == 1) and (map(select(.headline))[0].gflops == (map(.gflops) | max)))

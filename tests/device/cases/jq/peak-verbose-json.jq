@@ -1,0 +1,1 @@
+[.results[] | select(.precision == "fp32" and .device != "host")] | length == 5 and all(.[]; .status == "ok" and .verified and .gflops > 0 and .launch.local_size > 0 and .launch.fills_device) and (map(select(.headline)) | length == 1)
