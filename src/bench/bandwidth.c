@@ -220,7 +220,7 @@ static int stream_setup(struct stream *s, const struct clb_device *dev, struct c
 }
 
 /* One kernel's timed call into its row; -1 with s->fault[which] set. */
-static int stream_step(struct stream *s, int which, struct clb_micro_row *row, bool timed)
+static int stream_step(struct stream *s, int which, struct clb_row *row, bool timed)
 {
     struct clb_error e = { "" };
     double device_s = 0, host_s = 0;
@@ -297,7 +297,7 @@ out:
 }
 
 /* Whether any of the n rows whose kernel stands wants another timed round. */
-static bool more(const struct stream *s, struct clb_micro_row *const *rows, int n,
+static bool more(const struct stream *s, struct clb_row *const *rows, int n,
                  const struct clb_micro_options *opt)
 {
     bool want = false;
@@ -312,7 +312,7 @@ static bool more(const struct stream *s, struct clb_micro_row *const *rows, int 
  * kernel's own fault stops that kernel alone; -1 (with why) when the arrays' reset fails,
  * which every row shares.
  */
-static int stream_rounds(struct stream *s, struct clb_micro_row *const *rows, int n,
+static int stream_rounds(struct stream *s, struct clb_row *const *rows, int n,
                          const struct clb_micro_options *opt, unsigned *since_init,
                          char *why, size_t len)
 {
@@ -358,7 +358,7 @@ static void stream_check_text(const struct stream *s, int i, char *buf, size_t l
 
 /* Adds the n rows of one precision to out; rows: where they lie once all are added. */
 static int stream_rows(const struct clb_device *dev, bool cpu, enum clb_precision prec, int n,
-                       struct clb_micro_results *out, struct clb_micro_row **rows)
+                       struct clb_micro_results *out, struct clb_row **rows)
 {
     for (int i = 0; i < n; i++)
         if (!clb_micro_add(out, dev, CLB_BENCH_BANDWIDTH, "gbps"))
@@ -368,7 +368,7 @@ static int stream_rows(const struct clb_device *dev, bool cpu, enum clb_precisio
         rows[i] = &out->rows[out->n_rows - (size_t)n + (size_t)i];
         rows[i]->precision = prec;
         rows[i]->code_path = cpu ? "cpu" : "gpu";
-        rows[i]->kernel = names[i];
+        snprintf(rows[i]->kernel, sizeof(rows[i]->kernel), "%s", names[i]);
     }
     return 0;
 }
@@ -402,7 +402,7 @@ static enum clb_row_status stream_fits(const struct clb_device *dev, const struc
 
 /* Sets up the arrays, times every kernel and checks the outcome; why says what failed. */
 static enum clb_row_status stream_run(struct stream *s, const struct clb_device *dev,
-                                      struct clb_micro_row *const *rows, int n,
+                                      struct clb_row *const *rows, int n,
                                       const struct clb_micro_options *opt, unsigned *since_init,
                                       struct clb_stream_verdict *verdict, char *why, size_t len)
 {
@@ -434,7 +434,7 @@ static enum clb_row_status stream_run(struct stream *s, const struct clb_device 
  */
 static void stream_verdict(const struct stream *s, int i, enum clb_row_status status,
                            const char *why, const struct clb_stream_verdict *verdict,
-                           struct clb_micro_row *row)
+                           struct clb_row *row)
 {
     const char *wrong = i <= K_TRIAD ? verdict->arrays
                         : i == K_DOT ? verdict->dot
@@ -464,7 +464,7 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
                    const struct clb_micro_options *opt, bool cpu, bool fp64, uint64_t bytes,
                    bool sweep, struct clb_micro_results *out)
 {
-    struct clb_micro_row *rows[N_KERNELS];
+    struct clb_row *rows[N_KERNELS];
     struct stream s = { .env = env, .fp64 = fp64, .cpu = cpu,
                         .elem = fp64 ? sizeof(double) : sizeof(float) };
     const int n_rows = cpu ? N_KERNELS : K_DOT_CHUNKED;

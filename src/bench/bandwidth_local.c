@@ -28,7 +28,7 @@ uint64_t clb_stream_local_expected(bool fp64)
 }
 
 /* Whether the device cannot run the local kernel in this precision; the row says why. */
-static bool local_unavailable(const struct clb_device *dev, bool fp64, struct clb_micro_row *row)
+static bool local_unavailable(const struct clb_device *dev, bool fp64, struct clb_row *row)
 {
     if ((fp64 && !clb_device_bool(dev, CLB_PROP_FP64)) ||
         clb_device_u64(dev, CLB_PROP_MAX_WORK_GROUP_SIZE) < LOCAL_N) {
@@ -94,7 +94,7 @@ static int local_grow(const struct clb_cl_env *env, cl_kernel k, size_t elem, cl
 
 /* The timed launches of global work-items until the row has its calls. */
 static int local_time(const struct clb_cl_env *env, cl_kernel k, size_t global,
-                      const struct clb_micro_options *opt, struct clb_micro_row *row,
+                      const struct clb_micro_options *opt, struct clb_row *row,
                       cl_int *first_profiling, struct clb_error *e)
 {
     const size_t local = LOCAL_N;
@@ -117,7 +117,7 @@ static int local_time(const struct clb_cl_env *env, cl_kernel k, size_t global,
 
 /* Reads back every work-item's sum and holds it to the exact one; the row says the verdict. */
 static int local_verify(const struct clb_cl_env *env, cl_mem res, bool fp64, size_t global,
-                        struct clb_micro_row *row, struct clb_error *e)
+                        struct clb_row *row, struct clb_error *e)
 {
     const size_t elem = fp64 ? sizeof(double) : sizeof(float);
     void *host = malloc(global * elem);
@@ -166,7 +166,7 @@ int clb_bw_measure_local(const struct clb_device *dev, const struct clb_cl_env *
                          const struct clb_micro_options *opt, bool fp64,
                          struct clb_micro_results *out)
 {
-    struct clb_micro_row *row = clb_micro_add(out, dev, CLB_BENCH_BANDWIDTH, "gbps");
+    struct clb_row *row = clb_micro_add(out, dev, CLB_BENCH_BANDWIDTH, "gbps");
     const size_t elem = fp64 ? sizeof(double) : sizeof(float);
     struct clb_error e = { "" };
     cl_program prog = NULL;
@@ -178,7 +178,7 @@ int clb_bw_measure_local(const struct clb_device *dev, const struct clb_cl_env *
     if (!row)
         return -1;
     row->precision = fp64 ? CLB_FP64 : CLB_FP32;
-    row->kernel = "local";
+    snprintf(row->kernel, sizeof(row->kernel), "local");
     snprintf(row->case_, sizeof(row->case_), "%s local", clb_precision_name(row->precision));
     if (local_unavailable(dev, fp64, row))
         return 0;

@@ -63,7 +63,7 @@ int clb_bw_timed_launch(cl_command_queue q, cl_kernel k, const char *name, size_
 /* Appends one call to row: the device's time as its time, the host's beside it; a call
  * without profiling info (as clb_bw_timed_launch gave it) is timed on the host
  * (clb_bw_timer_finish makes the row all host). -1 when out of memory, the row unchanged. */
-int clb_bw_timed_push(struct clb_micro_row *row, double device_s, double host_s,
+int clb_bw_timed_push(struct clb_row *row, double device_s, double host_s,
                       cl_int profiling);
 
 /*
@@ -72,7 +72,7 @@ int clb_bw_timed_push(struct clb_micro_row *row, double device_s, double host_s,
  * leaves out its own work (clb_bandwidth_host_clock), else the host's for every call, with
  * why.
  */
-void clb_bw_timer_finish(struct clb_micro_row *row, cl_int profiling);
+void clb_bw_timer_finish(struct clb_row *row, cl_int profiling);
 
 /* Local memory's row in one precision appended to out (bandwidth_local.c); -1 only when out
  * of memory for the row, every fault on it. */

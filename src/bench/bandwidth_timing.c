@@ -62,7 +62,7 @@ int clb_bw_timed_launch(cl_command_queue q, cl_kernel k, const char *name, size_
     return 0;
 }
 
-int clb_bw_timed_push(struct clb_micro_row *row, double device_s, double host_s,
+int clb_bw_timed_push(struct clb_row *row, double device_s, double host_s,
                       cl_int profiling)
 {
     if (clb_micro_push(row, profiling ? host_s : device_s))
@@ -76,7 +76,7 @@ int clb_bw_timed_push(struct clb_micro_row *row, double device_s, double host_s,
 }
 
 /* Swaps the row's two clocks: the other one's calls become the headline's. */
-static void swap_clocks(struct clb_micro_row *row, const char *timer, const char *alt)
+static void swap_clocks(struct clb_row *row, const char *timer, const char *alt)
 {
     double *t = row->times_s;
     size_t cap = row->times_cap;
@@ -94,7 +94,7 @@ static void swap_clocks(struct clb_micro_row *row, const char *timer, const char
         row->measured_s += row->times_s[i];
 }
 
-void clb_bw_timer_finish(struct clb_micro_row *row, cl_int profiling)
+void clb_bw_timer_finish(struct clb_row *row, cl_int profiling)
 {
     if (!row->n_times) {
         clb_micro_row_summarize(row);

@@ -21,7 +21,7 @@
 /* Runs are bounded even with a long --min-time on a tiny problem. */
 enum { MAX_TIMED_RUNS = 100000 };
 
-bool clb_gemm_row_measured(const struct clb_gemm_row *row)
+bool clb_gemm_row_measured(const struct clb_row *row)
 {
     return (row->status == CLB_ROW_OK || row->status == CLB_ROW_FAILED) && row->n_times > 0;
 }
@@ -131,14 +131,14 @@ static bool device_fits(const struct clb_device *d, const struct clb_gemm_backen
     return true;
 }
 
-static void merge_verify(struct clb_gemm_row *row, const struct clb_verify_result *v)
+static void merge_verify(struct clb_row *row, const struct clb_verify_result *v)
 {
     if (row->n_verified++ == 0 || (!v->passed && row->verify.passed) ||
         (v->passed == row->verify.passed && v->worst_ratio > row->verify.worst_ratio))
         row->verify = *v;
 }
 
-static void mark_failed(struct clb_gemm_row *row, const struct clb_verify_result *v,
+static void mark_failed(struct clb_row *row, const struct clb_verify_result *v,
                         const char *which)
 {
     char ratio[64] = "";
@@ -158,7 +158,7 @@ static void mark_failed(struct clb_gemm_row *row, const struct clb_verify_result
  * CLBENCH_FAULT_TILE: one 16x16 block of a device's result zeroed at a
  * random place, as a kernel that skips a tile would leave it.
  */
-static void fault_tile(const struct clb_gemm_row *row, const struct clb_gemm_data *data, void *c,
+static void fault_tile(const struct clb_row *row, const struct clb_gemm_data *data, void *c,
                        uint64_t seed)
 {
     const struct clb_gemm_shape s = row->shape;
@@ -180,7 +180,7 @@ static void fault_tile(const struct clb_gemm_row *row, const struct clb_gemm_dat
  * changed (the first padding after C's first line, else the offset's last),
  * as a kernel that writes past a line's end or before C would leave it.
  */
-static void fault_pad(const struct clb_gemm_row *row, const struct clb_gemm_data *data, void *c)
+static void fault_pad(const struct clb_row *row, const struct clb_gemm_data *data, void *c)
 {
     const struct clb_gemm_matrix_layout *l = &data->lc;
 
@@ -204,20 +204,20 @@ static void fault_late(const struct clb_gemm_data *data, void *c, bool first)
     clb_gemm_store(data->precision, c, i, 2.0 * clb_gemm_load(data->precision, c, i) + 1.0);
 }
 
-static void set_reason(struct clb_gemm_row *row, enum clb_row_status st, const char *msg)
+static void set_reason(struct clb_row *row, enum clb_row_status st, const char *msg)
 {
     row->status = st;
     snprintf(row->reason, sizeof(row->reason), "%s", msg);
 }
 
 /* Verifies the result in c (downloaded first unless `downloaded`). */
-static int check_result(struct clb_gemm_row *row, void *state, const struct clb_gemm_data *data,
+static int check_result(struct clb_row *row, void *state, const struct clb_gemm_data *data,
                         const struct clb_gemm_reference *ref, void *c, const char *which,
                         bool downloaded, uint64_t seed, struct clb_error *e)
 {
     struct clb_verify_result v;
 
-    if (!downloaded && row->backend->download(state, c, e))
+    if (!downloaded && row->backend_ops->download(state, c, e))
         return -1;
     fault_tile(row, data, c, seed);
     fault_pad(row, data, c);
@@ -238,10 +238,10 @@ static void sleep_s(double s)
 }
 
 /* Whether the stored parameters were applied, and the row's note where they were not. */
-static void note_tuning(struct clb_gemm_row *row, void *state, bool have_stored,
+static void note_tuning(struct clb_row *row, void *state, bool have_stored,
                         const struct clb_tune_match *match, const struct clb_error *e)
 {
-    const struct clb_gemm_backend *be = row->backend;
+    const struct clb_gemm_backend *be = row->backend_ops;
 
     row->tuned = have_stored && be->tuned && be->tuned(state);
     if (row->tuned)
@@ -258,10 +258,10 @@ static void note_tuning(struct clb_gemm_row *row, void *state, bool have_stored,
  * The timed calls into row->times_s until the row has its runs and time. Interrupted: the
  * call in flight completes, and the row keeps what it measured.
  */
-static int timed_calls(struct clb_gemm_row *row, const struct clb_gemm_options *opt,
+static int timed_calls(struct clb_row *row, const struct clb_gemm_options *opt,
                        void *state, struct clb_error *e)
 {
-    const struct clb_gemm_backend *be = row->backend;
+    const struct clb_gemm_backend *be = row->backend_ops;
     size_t cap = opt->runs;
     double measured = 0.0;
     /* Test hooks: a straggler, each timed call 10x and 50 ms longer than the call was; */
@@ -298,11 +298,11 @@ oom:
 }
 
 /* --transfers: opt->runs calls with C uploaded and downloaded around each, then checked. */
-static int end_to_end(struct clb_gemm_row *row, const struct clb_gemm_options *opt,
+static int end_to_end(struct clb_row *row, const struct clb_gemm_options *opt,
                       void *state, const struct clb_gemm_data *data,
                       const struct clb_gemm_reference *ref, void *c, struct clb_error *e)
 {
-    const struct clb_gemm_backend *be = row->backend;
+    const struct clb_gemm_backend *be = row->backend_ops;
     double *e2e = malloc(opt->runs * sizeof(double));
 
     if (!e2e) {
@@ -326,11 +326,11 @@ static int end_to_end(struct clb_gemm_row *row, const struct clb_gemm_options *o
 }
 
 /* Measures one row whose inputs and reference exist; faults land in row. */
-static void measure(struct clb_gemm_row *row, const struct clb_gemm_options *opt,
+static void measure(struct clb_row *row, const struct clb_gemm_options *opt,
                     const struct clb_cl_env *env, const struct clb_gemm_data *data,
                     const struct clb_gemm_reference *ref, void *c)
 {
-    const struct clb_gemm_backend *be = row->backend;
+    const struct clb_gemm_backend *be = row->backend_ops;
     struct clb_error e = { "" };
     struct clb_tune_params stored;
     struct clb_tune_match match = { 0 };
@@ -389,7 +389,7 @@ done:
 }
 
 static void progress(const struct clb_gemm_options *opt, size_t i, size_t n,
-                     const struct clb_gemm_row *row, double t0)
+                     const struct clb_row *row, double t0)
 {
     char mode[96];
 
@@ -401,7 +401,7 @@ static void progress(const struct clb_gemm_options *opt, size_t i, size_t n,
             i + 1, n, clb_precision_name(row->precision), row->shape.m, row->shape.n,
             row->shape.k, mode[0] ? " " : "", mode,
             row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU",
-            row->backend_name, clb_now_s() - t0);
+            row->backend, clb_now_s() - t0);
 }
 
 const struct clb_gemm_backend *clb_gemm_baseline(const struct clb_gemm_options *opt)
@@ -422,14 +422,14 @@ static void compute_speedups(struct clb_gemm_results *r)
     if (!handicapped)
         r->baseline_handicap[0] = '\0';
     for (size_t i = 0; i < r->n_rows; i++) {
-        struct clb_gemm_row *row = &r->rows[i];
-        row->baseline_handicapped = handicapped && row->backend == r->baseline;
+        struct clb_row *row = &r->rows[i];
+        row->baseline_handicapped = handicapped && row->backend_ops == r->baseline;
         /* A wrong result's speed means nothing: no speedup for it. */
         if (row->status != CLB_ROW_OK || !clb_gemm_row_measured(row))
             continue;
         for (size_t j = 0; j < r->n_rows; j++) {
-            const struct clb_gemm_row *b = &r->rows[j];
-            if (b->backend == r->baseline && b->status == CLB_ROW_OK &&
+            const struct clb_row *b = &r->rows[j];
+            if (b->backend_ops == r->baseline && b->status == CLB_ROW_OK &&
                 b->precision == row->precision && b->shape.m == row->shape.m &&
                 b->shape.n == row->shape.n && b->shape.k == row->shape.k)
                 row->speedup = row->gflops / b->gflops;
@@ -552,15 +552,17 @@ static void run_row(struct run *r, struct problem *pb, size_t b, size_t di)
     const struct clb_gemm_options *opt = r->opt;
     const struct clb_gemm_backend *be = opt->backends[b];
     const struct clb_device *dev = be->on_device ? r->devices[di] : NULL;
-    struct clb_gemm_row *row = &r->out->rows[r->out->n_rows++];
+    struct clb_row *row = &r->out->rows[r->out->n_rows++];
     const struct clb_cl_env *env = NULL;
     const char *env_why;
     char why[512];
 
+    row->benchmark = CLB_BENCH_GEMM;
+    row->metric = "gflops";
     row->device = dev;
-    row->backend = be;
+    row->backend_ops = be;
     row->untuned = opt->untuned && opt->untuned[b];
-    snprintf(row->backend_name, sizeof(row->backend_name), "%s%s", be->name,
+    snprintf(row->backend, sizeof(row->backend), "%s%s", be->name,
              row->untuned ? "-untuned" : "");
     row->precision = pb->precision;
     row->shape = pb->shape;

@@ -482,7 +482,7 @@ static enum sizing size_call(const struct clb_host_peak_variant *v, unsigned thr
 
 /* One variant on `threads` threads: size the call, time, verify. Faults land in row. */
 static void measure(const struct clb_host_peak_variant *v, unsigned threads,
-                    const struct clb_micro_options *opt, struct clb_micro_row *row)
+                    const struct clb_micro_options *opt, struct clb_row *row)
 {
     const double target = opt->target_s > 0 ? opt->target_s : 0.02;
     const unsigned runs = opt->runs ? opt->runs : 1;
@@ -558,7 +558,7 @@ int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_resu
 
     clb_cpu_isa_detect(&isa);
     for (size_t p = 0; p < sizeof(precisions) / sizeof(precisions[0]); p++) {
-        struct clb_micro_row *best = NULL;
+        struct clb_row *best = NULL;
         size_t first = out->n_rows;
         bool wanted = !opt->precisions, measured = false;
 
@@ -574,10 +574,10 @@ int clb_host_peak_run(const struct clb_micro_options *opt, struct clb_micro_resu
             if (v->precision != precisions[p] ||
                 (!opt->all_variants && (measured || !supported) && v != also))
                 continue;
-            struct clb_micro_row *row = clb_micro_add(out, NULL, CLB_BENCH_PEAK, "gflops");
+            struct clb_row *row = clb_micro_add(out, NULL, CLB_BENCH_PEAK, "gflops");
             if (!row)
                 return -1;
-            row->backend = "host";
+            snprintf(row->backend, sizeof(row->backend), "host");
             row->isa = v->name;
             row->precision = v->precision;
             row->width = clb_host_peak_lanes(v);

@@ -44,7 +44,7 @@ static int timed_launch(cl_command_queue q, cl_kernel k, cl_uint v, double *t, c
 }
 
 /* One timed launch's three figures into their rows. */
-static int push_figures(struct clb_micro_row *const *rows, double t, const cl_ulong ts[3],
+static int push_figures(struct clb_row *const *rows, double t, const cl_ulong ts[3],
                         struct clb_error *e)
 {
     const cl_ulong queued = ts[0], start = ts[1], end = ts[2];
@@ -62,7 +62,7 @@ static int push_figures(struct clb_micro_row *const *rows, double t, const cl_ul
 int clb_latency_run(const struct clb_device *dev, const struct clb_cl_env *env,
                     const struct clb_micro_options *opt, struct clb_micro_results *out)
 {
-    struct clb_micro_row *rows[N_FIGURES];
+    struct clb_row *rows[N_FIGURES];
     struct clb_error e = { "" };
     cl_command_queue q = NULL;
     cl_program prog = NULL;

@@ -4,18 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct clb_micro_row *clb_micro_add(struct clb_micro_results *r, const struct clb_device *dev,
+struct clb_row *clb_micro_add(struct clb_micro_results *r, const struct clb_device *dev,
                                     enum clb_benchmark benchmark, const char *metric)
 {
     if (r->n_rows == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 16;
-        struct clb_micro_row *grown = realloc(r->rows, cap * sizeof(*grown));
+        struct clb_row *grown = realloc(r->rows, cap * sizeof(*grown));
         if (!grown)
             return NULL;
         r->rows = grown;
         r->cap = cap;
     }
-    struct clb_micro_row *row = &r->rows[r->n_rows++];
+    struct clb_row *row = &r->rows[r->n_rows++];
     memset(row, 0, sizeof(*row));
     row->device = dev;
     row->benchmark = benchmark;
@@ -37,7 +37,7 @@ void clb_micro_results_finish(struct clb_micro_results *r)
     memset(r, 0, sizeof(*r));
 }
 
-void clb_micro_row_summarize(struct clb_micro_row *row)
+void clb_micro_row_summarize(struct clb_row *row)
 {
     clb_stats_compute(row->times_s, row->n_times, &row->time_s);
     if (!row->n_times)
@@ -61,7 +61,7 @@ void clb_micro_row_summarize(struct clb_micro_row *row)
     }
 }
 
-bool clb_micro_want(const struct clb_micro_row *row, size_t calls, double min_time_s)
+bool clb_micro_want(const struct clb_row *row, size_t calls, double min_time_s)
 {
     return row->n_times < calls ||
            (row->measured_s < min_time_s && row->n_times < CLB_MICRO_MAX_CALLS);
@@ -82,7 +82,7 @@ static int append(double **v, size_t *n, size_t *cap, double x)
     return 0;
 }
 
-int clb_micro_push(struct clb_micro_row *row, double seconds)
+int clb_micro_push(struct clb_row *row, double seconds)
 {
     if (append(&row->times_s, &row->n_times, &row->times_cap, seconds))
         return -1;
@@ -90,18 +90,18 @@ int clb_micro_push(struct clb_micro_row *row, double seconds)
     return 0;
 }
 
-int clb_micro_push_alt(struct clb_micro_row *row, double seconds)
+int clb_micro_push_alt(struct clb_row *row, double seconds)
 {
     return append(&row->alt_times_s, &row->n_alt_times, &row->alt_times_cap, seconds);
 }
 
 /* dev's verified peak row in precision: its headline, or (isa non-NULL) that variant's. */
-static const struct clb_micro_row *find(const struct clb_micro_results *r,
+static const struct clb_row *find(const struct clb_micro_results *r,
                                         const struct clb_device *dev,
                                         enum clb_precision precision, const char *isa)
 {
     for (size_t i = 0; i < r->n_rows; i++) {
-        const struct clb_micro_row *row = &r->rows[i];
+        const struct clb_row *row = &r->rows[i];
         if (row->device == dev && row->status == CLB_ROW_OK &&
             row->benchmark == CLB_BENCH_PEAK && row->precision == precision &&
             (isa ? row->isa && !strcmp(row->isa, isa) : row->headline))
@@ -114,11 +114,11 @@ double clb_micro_peak(const struct clb_micro_results *r, const struct clb_device
                       enum clb_precision precision)
 {
     /* A limit: another process can only slow a call down, so the fastest verified one counts. */
-    const struct clb_micro_row *row = clb_micro_peak_row(r, dev, precision, NULL);
+    const struct clb_row *row = clb_micro_peak_row(r, dev, precision, NULL);
     return row ? row->best : 0.0;
 }
 
-const struct clb_micro_row *clb_micro_peak_row(const struct clb_micro_results *r,
+const struct clb_row *clb_micro_peak_row(const struct clb_micro_results *r,
                                                const struct clb_device *dev,
                                                enum clb_precision precision, const char *isa)
 {
@@ -126,18 +126,18 @@ const struct clb_micro_row *clb_micro_peak_row(const struct clb_micro_results *r
 }
 
 /* Whether two peak rows are of one figure: the same device, backend and precision. */
-static bool same_peak(const struct clb_micro_row *a, const struct clb_micro_row *b)
+static bool same_peak(const struct clb_row *a, const struct clb_row *b)
 {
     return a->device == b->device && a->benchmark == CLB_BENCH_PEAK &&
            b->benchmark == CLB_BENCH_PEAK &&
-           !strcmp(a->backend ? a->backend : "", b->backend ? b->backend : "") &&
+           !strcmp(a->backend, b->backend) &&
            a->precision != CLB_PRECISION_NONE && a->precision == b->precision;
 }
 
 void clb_micro_pick_headlines(struct clb_micro_results *r)
 {
     for (size_t i = 0; i < r->n_rows; i++) {
-        const struct clb_micro_row *best = NULL;
+        const struct clb_row *best = NULL;
         for (size_t j = 0; j < r->n_rows; j++)
             if (same_peak(&r->rows[i], &r->rows[j]) && r->rows[j].status == CLB_ROW_OK &&
                 (!best || r->rows[j].value > best->value))

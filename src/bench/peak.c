@@ -296,7 +296,7 @@ static int launch(const struct clb_cl_env *env, cl_kernel k, size_t global, size
 
 /* Reads back and checks the n outputs in out, a chunk at a time. */
 static void check_outputs(const struct clb_cl_env *env, cl_mem out, const struct ptype *t,
-                          unsigned width, unsigned chains, size_t n, struct clb_micro_row *row,
+                          unsigned width, unsigned chains, size_t n, struct clb_row *row,
                           struct clb_error *e, int *fault)
 {
     const size_t chunk = n < VERIFY_CHUNK ? n : VERIFY_CHUNK;
@@ -420,7 +420,7 @@ static int size_launch(const struct clb_device *dev, const struct clb_cl_env *en
 /* The timed launches until the row has its calls. */
 static int timed_launches(const struct clb_cl_env *env, cl_kernel k, uint64_t global,
                           uint64_t local, const struct clb_micro_options *opt,
-                          struct clb_micro_row *row, struct clb_error *e)
+                          struct clb_row *row, struct clb_error *e)
 {
     double seconds;
 
@@ -438,7 +438,7 @@ static int timed_launches(const struct clb_cl_env *env, cl_kernel k, uint64_t gl
 /* The row's check, work and launch once every output was checked. */
 static void describe_row(const struct clb_device *dev, const struct ptype *t, unsigned width,
                          unsigned chains, bool dot, uint64_t global, uint64_t local,
-                         const char *variant, const char *options, struct clb_micro_row *row)
+                         const char *variant, const char *options, struct clb_row *row)
 {
     if (dot)
         snprintf(row->check, sizeof(row->check),
@@ -466,7 +466,7 @@ static void describe_row(const struct clb_device *dev, const struct ptype *t, un
 /* One (precision, width): build, size the launch, time, verify. Faults land in row. */
 static void measure(const struct clb_device *dev, const struct clb_cl_env *env,
                     const struct clb_micro_options *opt, const struct ptype *t, unsigned width,
-                    const char *variant, struct clb_micro_row *row)
+                    const char *variant, struct clb_row *row)
 {
     struct clb_error e = { "" };
     char options[sizeof(row->launch.options)], log[sizeof(row->reason) - 64];
@@ -639,7 +639,7 @@ int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
     for (size_t p = 0; p < sizeof(ptypes) / sizeof(ptypes[0]); p++) {
         const struct ptype *t = &ptypes[p];
         const bool dot = t->precision == CLB_INT8DOT;
-        struct clb_micro_row *best = NULL;
+        struct clb_row *best = NULL;
         bool wanted = !opt->precisions;
         char variant[48], why[sizeof(out->rows[0].reason)];
 
@@ -648,7 +648,7 @@ int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
         if (!wanted)
             continue;
         if (!available(dev, t, variant, sizeof(variant), why, sizeof(why))) {
-            struct clb_micro_row *row = clb_micro_add(out, dev, CLB_BENCH_PEAK, t->metric);
+            struct clb_row *row = clb_micro_add(out, dev, CLB_BENCH_PEAK, t->metric);
             if (!row)
                 return -1;
             row->precision = t->precision;
@@ -661,7 +661,7 @@ int clb_peak_run(const struct clb_device *dev, const struct clb_cl_env *env,
         const size_t first = out->n_rows, n_widths = dot ? 1 : sizeof(widths) / sizeof(widths[0]);
         for (size_t w = 0; w < n_widths; w++) {
             const unsigned width = dot ? DOT_WIDTH : widths[w];
-            struct clb_micro_row *row = clb_micro_add(out, dev, CLB_BENCH_PEAK, t->metric);
+            struct clb_row *row = clb_micro_add(out, dev, CLB_BENCH_PEAK, t->metric);
             if (!row)
                 return -1;
             row->precision = t->precision;

@@ -272,7 +272,7 @@ static void check_text(enum clb_transfer_mode m, bool to_device, bool unified, c
  * the data that arrived. */
 static void measure(const struct clb_cl_env *env, enum clb_transfer_mode m, bool to_device,
                     bool unified, size_t size, const struct clb_micro_options *opt,
-                    struct clb_micro_row *row)
+                    struct clb_row *row)
 {
     struct clb_error e = { "" };
     struct xfer x = { .env = env, .mode = m, .to_device = to_device, .size = size };
@@ -339,7 +339,7 @@ int clb_transfer_run(const struct clb_device *dev, const struct clb_cl_env *env,
             continue;
         for (int dir = 0; dir < 2; dir++) {
             for (size_t i = 0; i < n_sizes; i++) {
-                struct clb_micro_row *row = clb_micro_add(
+                struct clb_row *row = clb_micro_add(
                     out, dev, CLB_BENCH_TRANSFER, m == CLB_TRANSFER_ZERO_COPY ? "us" : "gbps");
                 char size_s[32];
                 if (!row)

@@ -274,7 +274,7 @@ static void micro_device_step(struct clb_run *run, size_t i)
         fprintf(stderr, "[%zu/%zu] %s %s ...\n", i + 1, sel->n_devices, m->name,
                 clb_device_str(sel->devices[i], CLB_PROP_NAME));
     if (clb_cl_env_init(&env, sel->devices[i]->id, false, &e)) {
-        struct clb_micro_row *row = clb_micro_add(&m->res, sel->devices[i], m->bench, "gbps");
+        struct clb_row *row = clb_micro_add(&m->res, sel->devices[i], m->bench, "gbps");
         if (row) {
             row->status = CLB_ROW_ERROR;
             snprintf(row->case_, sizeof(row->case_), "all");

@@ -75,7 +75,7 @@ static struct clb_datasheet_ref derived_ref(const struct clb_micro_results *micr
     double ghz = 0;
     for (int pass = 0; pass < 2 && !ghz; pass++)
         for (size_t i = 0; micro && i < micro->n_rows && !ghz; i++) {
-            const struct clb_micro_row *r = &micro->rows[i];
+            const struct clb_row *r = &micro->rows[i];
             if (!r->device && r->benchmark == CLB_BENCH_PEAK && r->precision == precision &&
                 (pass || r->headline))
                 ghz = r->clock_ghz;
@@ -155,11 +155,11 @@ uint64_t clb_device_llc_bytes(const struct clb_device *dev)
 void clb_datasheet_attach(struct clb_micro_results *res)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
-        struct clb_micro_row *row = &res->rows[i];
+        struct clb_row *row = &res->rows[i];
         enum clb_ds_figure f;
         /* Local memory is on the chip: no datasheet figure is of it. */
         if (row->benchmark == CLB_BENCH_BANDWIDTH &&
-            !(row->kernel && !strcmp(row->kernel, "local"))) {
+            strcmp(row->kernel, "local")) {
             row->datasheet = datasheet_ref(row->device, CLB_DS_MEMORY);
             /* Arrays that fit in the last-level cache ran from it, not from DRAM. */
             if (row->array_bytes) {
@@ -181,7 +181,7 @@ void clb_datasheet_attach_gemm(struct clb_gemm_results *res,
                                const struct clb_micro_results *micro, double host_share)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
-        struct clb_gemm_row *row = &res->rows[i];
+        struct clb_row *row = &res->rows[i];
         enum clb_ds_figure f;
         if (!row->device)
             row->datasheet = derived_ref(micro, row->precision, host_share);

@@ -58,11 +58,11 @@ void clb_limits_hold_gemm(struct clb_gemm_results *res, const struct clb_micro_r
 
     clb_cpu_isa_detect(&isa);
     for (size_t i = 0; i < res->n_rows; i++) {
-        struct clb_gemm_row *row = &res->rows[i];
+        struct clb_row *row = &res->rows[i];
         const enum clb_precision prec = row->precision;
         /* An OpenCL CPU device runs on the host's silicon: both peaks apply. */
         const bool on_host = !row->device || clb_device_is_cpu(row->device);
-        const struct clb_micro_row *dev_peak =
+        const struct clb_row *dev_peak =
             row->device ? clb_micro_peak_row(micro, row->device, prec, NULL) : NULL;
         if (dev_peak) {
             row->device_peak_gflops = dev_peak->best;
@@ -76,7 +76,7 @@ void clb_limits_hold_gemm(struct clb_gemm_results *res, const struct clb_micro_r
             !row->device && res->baseline_handicap[0]
                 ? clb_host_peak_for_level(&isa, prec, res->handicap_level)
                 : NULL;
-        const struct clb_micro_row *peak = clb_micro_peak_row(micro, NULL, prec,
+        const struct clb_row *peak = clb_micro_peak_row(micro, NULL, prec,
                                                               v ? v->name : NULL);
         if (!peak)
             continue;

@@ -289,7 +289,7 @@ static bool agree(const struct clb_mpi_world *w, bool ok, const char *why, char 
  */
 static bool timed_rounds(enum op op, struct buffers *b, uint64_t count,
                          const struct clb_mpi_world *w, const struct clb_collective_options *opt,
-                         bool ok, struct clb_micro_row *row, double *path, char *why, size_t len)
+                         bool ok, struct clb_row *row, double *path, char *why, size_t len)
 {
     /* Test hooks: a rank dies, a rank's device fails. */
     const char *kill_rank = getenv("CLBENCH_TEST_KILL_RANK");
@@ -327,8 +327,8 @@ static void one(const struct clb_mpi_world *w, const struct clb_collective_optio
                 struct clb_micro_results *out)
 {
     const enum op op = op_of(name);
-    struct clb_micro_row scratch = { 0 };
-    struct clb_micro_row *row = clb_micro_add(out, opt->device, CLB_BENCH_COLLECTIVE, "gbps");
+    struct clb_row scratch = { 0 };
+    struct clb_row *row = clb_micro_add(out, opt->device, CLB_BENCH_COLLECTIVE, "gbps");
     const bool lost = !row; /* still takes part, so the other ranks are not left waiting */
     struct buffers b = { 0 };
     char why[256] = "", size_s[32];
@@ -338,7 +338,7 @@ static void one(const struct clb_mpi_world *w, const struct clb_collective_optio
         row = &scratch;
     clb_format_bytes(moved, size_s, sizeof(size_s));
     snprintf(row->case_, sizeof(row->case_), "%s %s", name, size_s);
-    row->backend = "mpi";
+    snprintf(row->backend, sizeof(row->backend), "mpi");
     row->ranks = w->size;
     row->work = (double)moved; /* so the summary's figure is algbw; busbw follows */
     bool ok = !lost && w->size <= CLB_COLLECTIVE_MAX_RANKS && count <= 0x7fffffff &&

@@ -15,7 +15,7 @@ static void shape_label(struct clb_gemm_shape s, char *buf, size_t len)
     snprintf(buf, len, "%" PRIu64 "x%" PRIu64 "x%" PRIu64, s.m, s.n, s.k);
 }
 
-void clb_gemm_row_label(const struct clb_gemm_row *row, char *buf, size_t len)
+void clb_gemm_row_label(const struct clb_row *row, char *buf, size_t len)
 {
     char dims[64], mode[48];
 
@@ -29,7 +29,7 @@ void clb_gemm_row_label(const struct clb_gemm_row *row, char *buf, size_t len)
 }
 
 /* The leading dimensions of A, B and C in the row's mode. */
-static void row_lds(const struct clb_gemm_row *row, uint64_t ld[3])
+static void row_lds(const struct clb_row *row, uint64_t ld[3])
 {
     for (int w = CLB_GEMM_A; w <= CLB_GEMM_C; w++) {
         struct clb_gemm_matrix_layout l;
@@ -52,12 +52,12 @@ static json_t *real_or_null(double v)
 }
 
 /* The row's "config": what must match for another run's figure to be comparable. */
-static json_t *config_json(const struct clb_gemm_row *row, const struct clb_gemm_options *opt,
+static json_t *config_json(const struct clb_row *row, const struct clb_gemm_options *opt,
                            const struct clb_run_record *rec)
 {
     json_t *c = json_pack("{s:b, s:f, s:f, s:b}", "tuned", row->tuned, "alpha", opt->alpha,
                           "beta", opt->beta, "transfers", opt->transfers);
-    const struct clb_library_info *lib = clb_run_record_library(rec, row->backend->name);
+    const struct clb_library_info *lib = clb_run_record_library(rec, row->backend_ops->name);
 
     /* Parameters tuned at another size are another configuration. */
     if (c && row->tuned)
@@ -81,7 +81,7 @@ static json_t *config_json(const struct clb_gemm_row *row, const struct clb_gemm
 }
 
 /* Who measured what: the row's identity, its backend and tuning, and its config. */
-static void identity_json(json_t *o, const struct clb_gemm_row *row,
+static void identity_json(json_t *o, const struct clb_row *row,
                           const struct clb_gemm_results *res, const struct clb_gemm_options *opt,
                           const struct clb_run_record *rec)
 {
@@ -89,7 +89,7 @@ static void identity_json(json_t *o, const struct clb_gemm_row *row,
 
     clb_gemm_row_label(row, shape, sizeof(shape));
     snprintf(case_, sizeof(case_), "%s %s", clb_precision_name(row->precision), shape);
-    clb_row_envelope_json(o, CLB_BENCH_GEMM, case_, "gflops", row->device, row->backend_name);
+    clb_row_envelope_json(o, CLB_BENCH_GEMM, case_, "gflops", row->device, row->backend);
     if (row->role.role) {
         json_object_set_new(o, "role", json_string(row->role.role));
         json_object_set_new(o, "phase", json_string(row->role.phase));
@@ -103,12 +103,12 @@ static void identity_json(json_t *o, const struct clb_gemm_row *row,
     json_object_set_new(o, "kernel", row->kernel[0] ? json_string(row->kernel) : json_null());
     if (row->code_path)
         json_object_set_new(o, "code_path", json_string(row->code_path));
-    json_object_set_new(o, "baseline", json_boolean(row->backend == res->baseline));
+    json_object_set_new(o, "baseline", json_boolean(row->backend_ops == res->baseline));
     json_object_set_new(o, "config", config_json(row, opt, rec));
 }
 
 /* The problem: precision, shape, mode and leading dimensions, and its flops. */
-static void problem_json(json_t *o, const struct clb_gemm_row *row)
+static void problem_json(json_t *o, const struct clb_row *row)
 {
     uint64_t ld[3];
 
@@ -127,7 +127,7 @@ static void problem_json(json_t *o, const struct clb_gemm_row *row)
 }
 
 /* Status, every timed call (times: the row's new array, taken) and the figures from them. */
-static void figures_json(json_t *o, const struct clb_gemm_row *row, json_t *times)
+static void figures_json(json_t *o, const struct clb_row *row, json_t *times)
 {
     json_object_set_new(o, "status", json_string(clb_row_status_name(row->status)));
     json_object_set_new(o, "reason", row->status == CLB_ROW_OK ? json_null()
@@ -148,7 +148,7 @@ static void figures_json(json_t *o, const struct clb_gemm_row *row, json_t *time
 }
 
 /* A verified figure held against the measured peaks and the vendor's figure. */
-static void limits_json(json_t *o, const struct clb_gemm_row *row)
+static void limits_json(json_t *o, const struct clb_row *row)
 {
     if (row->status != CLB_ROW_OK || !clb_gemm_row_measured(row))
         return;
@@ -180,7 +180,7 @@ static void limits_json(json_t *o, const struct clb_gemm_row *row)
                                           row->gflops > row->host_peak_gflops)));
 }
 
-static json_t *verify_json(const struct clb_gemm_row *row)
+static json_t *verify_json(const struct clb_row *row)
 {
     return json_pack("{s:b, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "passed",
                      row->verify.passed, "method", clb_verify_method_name(row->verify.method),
@@ -193,7 +193,7 @@ static json_t *verify_json(const struct clb_gemm_row *row)
                      (json_int_t)row->n_verified);
 }
 
-static json_t *row_json(const struct clb_gemm_row *row, const struct clb_gemm_results *res,
+static json_t *row_json(const struct clb_row *row, const struct clb_gemm_results *res,
                         const struct clb_gemm_options *opt, const struct clb_run_record *rec)
 {
     json_t *o = json_object(), *times = json_array();
@@ -275,14 +275,14 @@ static int write_csv(FILE *out, const struct clb_gemm_report *r)
           "lda,ldb,ldc,offset\n",
           out);
     for (size_t i = 0; i < r->results->n_rows; i++) {
-        const struct clb_gemm_row *row = &r->results->rows[i];
+        const struct clb_row *row = &r->results->rows[i];
         const bool m = clb_gemm_row_measured(row);
         if (row->device)
             fprintf(out, "%u:%u,", row->device->platform_index, row->device->device_index);
         else
             fputs("host,", out);
         clb_csv_field(out, row->device ? clb_device_str(row->device, CLB_PROP_NAME) : "host CPU");
-        fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,", row->backend_name,
+        fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,", row->backend,
                 clb_precision_name(row->precision), row->shape.m, row->shape.n, row->shape.k,
                 clb_row_status_name(row->status));
         if (row->first_call_s > 0)

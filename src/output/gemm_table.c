@@ -9,7 +9,7 @@
 #include "gemm_internal.h"
 
 
-static void check_label(const struct clb_gemm_row *row, char *buf, size_t len)
+static void check_label(const struct clb_row *row, char *buf, size_t len)
 {
     switch (row->status) {
     case CLB_ROW_OK:
@@ -57,14 +57,14 @@ static bool percent(double gflops, double peak, char *buf, size_t len)
 static void write_tuning_notes(FILE *out, const struct clb_gemm_results *res)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_gemm_row *row = &res->rows[i];
+        const struct clb_row *row = &res->rows[i];
         bool seen = !row->tuning_note[0];
         for (size_t j = 0; j < i && !seen; j++)
             seen = res->rows[j].backend == row->backend &&
                    res->rows[j].precision == row->precision &&
                    !strcmp(res->rows[j].tuning_note, row->tuning_note);
         if (!seen)
-            fprintf(out, "tuning: %s %s: %s\n", row->backend_name,
+            fprintf(out, "tuning: %s %s: %s\n", row->backend,
                     clb_precision_name(row->precision), row->tuning_note);
     }
 }
@@ -98,7 +98,7 @@ static struct clb_table *table_create(bool e2e)
 }
 
 /* The times and the rate, with its share of each measured peak. */
-static void row_figures(const struct clb_gemm_row *row, struct gemm_cells *c,
+static void row_figures(const struct clb_row *row, struct gemm_cells *c,
                         struct gemm_marks *marks)
 {
     const bool m = clb_gemm_row_measured(row);
@@ -127,7 +127,7 @@ static void row_figures(const struct clb_gemm_row *row, struct gemm_cells *c,
     }
 }
 
-static void row_cells(const struct clb_gemm_row *row, double max_speedup, struct gemm_cells *c,
+static void row_cells(const struct clb_row *row, double max_speedup, struct gemm_cells *c,
                       struct gemm_marks *marks)
 {
     clb_device_label(row->device, c->dev, sizeof(c->dev));
@@ -156,9 +156,9 @@ static void row_cells(const struct clb_gemm_row *row, double max_speedup, struct
         snprintf(path, sizeof(path), " (%s path)", row->code_path);
     if (row->tuned)
         snprintf(c->backend, sizeof(c->backend), "%s%s (tuned @%" PRIu64 ")",
-                 row->backend_name, path, row->tuned_at);
+                 row->backend, path, row->tuned_at);
     else
-        snprintf(c->backend, sizeof(c->backend), "%s%s", row->backend_name, path);
+        snprintf(c->backend, sizeof(c->backend), "%s%s", row->backend, path);
 }
 
 /* Under the table: what each column and mark the rows showed means. */
@@ -201,7 +201,7 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
         if (res->rows[i].speedup > max_speedup)
             max_speedup = res->rows[i].speedup;
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_gemm_row *row = &res->rows[i];
+        const struct clb_row *row = &res->rows[i];
         struct gemm_cells c = { .first = "" };
         row_cells(row, max_speedup, &c, &marks);
         const char *cells[] = { c.dev,   c.backend, clb_precision_name(row->precision),
@@ -222,7 +222,7 @@ static int write_table(FILE *out, const struct clb_gemm_report *r)
 /* The rows of precision p at its largest problem measured: the fastest, the baseline's, and
  * the fastest that is not the baseline (each NULL when there is none). */
 struct gemm_pick {
-    const struct clb_gemm_row *best, *base, *best_dev;
+    const struct clb_row *best, *base, *best_dev;
 };
 
 static struct gemm_pick summary_pick(const struct clb_gemm_results *res, enum clb_precision p)
@@ -231,19 +231,19 @@ static struct gemm_pick summary_pick(const struct clb_gemm_results *res, enum cl
     double largest = 0;
 
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_gemm_row *row = &res->rows[i];
+        const struct clb_row *row = &res->rows[i];
         if (row->precision == p && row->status == CLB_ROW_OK &&
             clb_gemm_flops(row->shape) > largest)
             largest = clb_gemm_flops(row->shape);
     }
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_gemm_row *row = &res->rows[i];
+        const struct clb_row *row = &res->rows[i];
         if (row->precision != p || row->status != CLB_ROW_OK ||
             clb_gemm_flops(row->shape) != largest)
             continue;
         if (!k.best || row->gflops > k.best->gflops)
             k.best = row;
-        if (row->backend == res->baseline)
+        if (row->backend_ops == res->baseline)
             k.base = row;
         else if (!k.best_dev || row->gflops > k.best_dev->gflops)
             k.best_dev = row;
@@ -261,18 +261,18 @@ static void summary_fastest(FILE *out, enum clb_precision p, const struct gemm_p
     clb_device_label(k->best->device, dev, sizeof(dev));
     clb_format_flops(k->best->gflops, gf, sizeof(gf));
     fprintf(out, "fastest %s at %s: %s (%s), %s", clb_precision_name(p), shape, dev,
-            k->best->backend_name, gf);
+            k->best->backend, gf);
     if (k->base && k->best != k->base) {
         clb_format_flops(k->base->gflops, bgf, sizeof(bgf));
         fprintf(out, ", %.1fx the CPU baseline (%s %s)%s%s\n", k->best->speedup,
-                k->base->backend_name, bgf, handicap[0] ? "; a handicapped baseline: " : "",
+                k->base->backend, bgf, handicap[0] ? "; a handicapped baseline: " : "",
                 handicap);
     } else if (k->base && k->best_dev) {
         clb_device_label(k->best_dev->device, dev, sizeof(dev));
         clb_format_flops(k->best_dev->gflops, gf, sizeof(gf));
         fprintf(out, " (the CPU baseline%s%s); best OpenCL device: %s (%s), %s, %.2fx the "
                      "baseline\n", handicap[0] ? ", handicapped: " : "", handicap, dev,
-                k->best_dev->backend_name, gf, k->best_dev->speedup);
+                k->best_dev->backend, gf, k->best_dev->speedup);
     } else {
         fputc('\n', out);
     }
@@ -281,34 +281,34 @@ static void summary_fastest(FILE *out, enum clb_precision p, const struct gemm_p
 /* How close the fastest device row and the baseline came to their measured and vendor peaks. */
 static void summary_limits(FILE *out, enum clb_precision p, const struct gemm_pick *k)
 {
-    const struct clb_gemm_row *dev_row = k->best->device ? k->best : k->best_dev;
-    const struct clb_gemm_row *base = k->base;
+    const struct clb_row *dev_row = k->best->device ? k->best : k->best_dev;
+    const struct clb_row *base = k->base;
     char peak[32], what[200];
 
     if (dev_row && dev_row->device_peak_gflops > 0) {
         clb_format_flops(dev_row->device_peak_gflops, peak, sizeof(peak));
         fprintf(out, "%s %s on %s reached %.0f%% of this device's measured peak (%s)\n",
-                dev_row->backend_name, clb_precision_name(p),
+                dev_row->backend, clb_precision_name(p),
                 clb_device_str(dev_row->device, CLB_PROP_NAME),
                 100.0 * dev_row->gflops / dev_row->device_peak_gflops, peak);
     }
     if (dev_row && dev_row->datasheet.value > 0) {
         clb_format_flops(dev_row->datasheet.value, peak, sizeof(peak));
         clb_datasheet_what(&dev_row->datasheet, what, sizeof(what));
-        fprintf(out, "%s %s on %s reached %.1f%% of %s (%s)\n", dev_row->backend_name,
+        fprintf(out, "%s %s on %s reached %.1f%% of %s (%s)\n", dev_row->backend,
                 clb_precision_name(p), clb_device_str(dev_row->device, CLB_PROP_NAME),
                 100.0 * dev_row->gflops / dev_row->datasheet.value, what, peak);
     }
     if (base && base->host_peak_gflops > 0) {
         clb_format_flops(base->host_peak_gflops, peak, sizeof(peak));
         fprintf(out, "%s %s reached %.0f%% of the host CPU's own %s FMA peak (%s)\n",
-                base->backend_name, clb_precision_name(p),
+                base->backend, clb_precision_name(p),
                 100.0 * base->gflops / base->host_peak_gflops, base->host_peak_isa, peak);
     }
     if (base && base->datasheet.value > 0) {
         clb_format_flops(base->datasheet.value, peak, sizeof(peak));
         clb_datasheet_what(&base->datasheet, what, sizeof(what));
-        fprintf(out, "%s %s reached %.1f%% of %s (%s)\n", base->backend_name,
+        fprintf(out, "%s %s reached %.1f%% of %s (%s)\n", base->backend,
                 clb_precision_name(p), 100.0 * base->gflops / base->datasheet.value, what,
                 peak);
     }

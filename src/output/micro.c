@@ -7,12 +7,12 @@
 #include "clbench/util/units.h"
 #include "micro_internal.h"
 
-bool clb_micro_row_shown(const struct clb_micro_row *row, bool verbose)
+bool clb_micro_row_shown(const struct clb_row *row, bool verbose)
 {
     return verbose || row->benchmark != CLB_BENCH_PEAK || row->headline;
 }
 
-void clb_micro_resident_why(const struct clb_micro_row *r, char *buf, size_t len)
+void clb_micro_resident_why(const struct clb_row *r, char *buf, size_t len)
 {
     char a[32], all[32], llc[32];
 
@@ -23,7 +23,7 @@ void clb_micro_resident_why(const struct clb_micro_row *r, char *buf, size_t len
 }
 
 /* The row's "config": what must match for another run's figure to be comparable. */
-static json_t *config_json(const struct clb_micro_row *row, bool measured)
+static json_t *config_json(const struct clb_row *row, bool measured)
 {
     if (row->ranks)
         return json_pack("{s:i, s:s, s:f}", "ranks", row->ranks, "buffers",
@@ -40,7 +40,7 @@ static json_t *config_json(const struct clb_micro_row *row, bool measured)
 }
 
 /* A row's launch, what its work_per_call counts (clbench/bench/micro.h). */
-static json_t *launch_json(const struct clb_micro_row *row)
+static json_t *launch_json(const struct clb_row *row)
 {
     const struct clb_micro_launch *l = &row->launch;
     json_t *j = json_object();
@@ -75,7 +75,7 @@ static json_t *launch_json(const struct clb_micro_row *row)
  * and host_gbps (empty and null where the host's clock is the headline's), device_times_s
  * and device_gbps where the device's is the other one (a CPU device on the host's clock).
  */
-static void timer_json(json_t *o, const struct clb_micro_row *row)
+static void timer_json(json_t *o, const struct clb_row *row)
 {
     json_object_set_new(o, "timer", json_string(row->timer));
     json_object_set_new(o, "timer_why", row->timer_why[0]
@@ -100,7 +100,7 @@ static void timer_json(json_t *o, const struct clb_micro_row *row)
 }
 
 /* A measured row's figures: its time statistics, headline and both statistics, its launch. */
-static void measured_json(json_t *o, const struct clb_micro_row *row)
+static void measured_json(json_t *o, const struct clb_row *row)
 {
     char key[48];
 
@@ -135,7 +135,7 @@ static void measured_json(json_t *o, const struct clb_micro_row *row)
 }
 
 /* The limit the figure is held against, and the arrays and cache that decide which. */
-static void limits_json(json_t *o, const struct clb_micro_row *row, bool measured)
+static void limits_json(json_t *o, const struct clb_row *row, bool measured)
 {
     if (row->datasheet.value > 0)
         json_object_set_new(o, clb_datasheet_ref_key(&row->datasheet),
@@ -143,7 +143,7 @@ static void limits_json(json_t *o, const struct clb_micro_row *row, bool measure
                                                    measured && row->status == CLB_ROW_OK));
     if (row->code_path)
         json_object_set_new(o, "code_path", json_string(row->code_path));
-    if (row->kernel)
+    if (row->kernel[0])
         json_object_set_new(o, "kernel", json_string(row->kernel));
     if (row->array_bytes) {
         json_object_set_new(o, "array_bytes", json_integer((json_int_t)row->array_bytes));
@@ -160,14 +160,14 @@ static void limits_json(json_t *o, const struct clb_micro_row *row, bool measure
     }
 }
 
-static json_t *row_json(const struct clb_micro_row *row)
+static json_t *row_json(const struct clb_row *row)
 {
     json_t *o = json_object(), *times = json_array();
     const bool measured = row->n_times && (row->status == CLB_ROW_OK ||
                                            row->status == CLB_ROW_FAILED);
 
     clb_row_envelope_json(o, row->benchmark, row->case_, row->metric, row->device,
-                          row->backend ? row->backend : "clbench");
+                          row->backend[0] ? row->backend : "clbench");
     json_object_set_new(o, "baseline", json_false());
     json_object_set_new(o, "config", config_json(row, measured));
     if (row->precision != CLB_PRECISION_NONE)
@@ -222,7 +222,7 @@ static int write_csv(FILE *out, const struct clb_micro_report *r)
     fputs("device,device_name,benchmark,case,metric,status,value,stat,best,median,calls,median_s,"
           "min_s,max_s,cv,reason,timer,host_value\n", out);
     for (size_t i = 0; i < r->results->n_rows; i++) {
-        const struct clb_micro_row *row = &r->results->rows[i];
+        const struct clb_row *row = &r->results->rows[i];
         if (!clb_micro_row_shown(row, r->verbose))
             continue;
         char id[32];

@@ -14,7 +14,7 @@
 static void datasheet_notes(FILE *out, const struct clb_micro_results *res, bool verbose)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *r = &res->rows[i];
+        const struct clb_row *r = &res->rows[i];
         bool seen = !r->datasheet.value || !clb_micro_row_shown(r, verbose);
         for (size_t j = 0; j < i && !seen; j++)
             seen = res->rows[j].datasheet.value && clb_micro_row_shown(&res->rows[j], verbose) &&
@@ -37,13 +37,13 @@ static void datasheet_notes(FILE *out, const struct clb_micro_results *res, bool
 static void cache_notes(FILE *out, const struct clb_micro_results *res)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *r = &res->rows[i];
+        const struct clb_row *r = &res->rows[i];
         const bool unknown = r->array_bytes && !r->llc_bytes && r->datasheet.value > 0;
         if (!(r->cache_resident && r->n_times) && !unknown)
             continue;
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++) {
-            const struct clb_micro_row *q = &res->rows[j];
+            const struct clb_row *q = &res->rows[j];
             seen = q->device == r->device &&
                    (unknown ? q->array_bytes && !q->llc_bytes && q->datasheet.value > 0
                             : q->cache_resident && q->n_times &&
@@ -65,7 +65,7 @@ static void cache_notes(FILE *out, const struct clb_micro_results *res)
 }
 
 /* A measured, shown transfer row of a device that shares the host's memory. */
-static bool unified_transfer(const struct clb_micro_row *r, bool verbose)
+static bool unified_transfer(const struct clb_row *r, bool verbose)
 {
     return r->device && r->benchmark == CLB_BENCH_TRANSFER && r->n_times &&
            clb_micro_row_shown(r, verbose) &&
@@ -76,7 +76,7 @@ static bool unified_transfer(const struct clb_micro_row *r, bool verbose)
 static void unified_notes(FILE *out, const struct clb_micro_results *res, bool verbose)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *r = &res->rows[i];
+        const struct clb_row *r = &res->rows[i];
         if (!unified_transfer(r, verbose))
             continue;
         bool seen = false;
@@ -92,7 +92,7 @@ static void unified_notes(FILE *out, const struct clb_micro_results *res, bool v
     }
 }
 
-static bool sweep_triad(const struct clb_micro_row *r)
+static bool sweep_triad(const struct clb_row *r)
 {
     return r->benchmark == CLB_BENCH_BANDWIDTH && r->status == CLB_ROW_OK && r->n_times &&
            r->precision != CLB_PRECISION_NONE && strstr(r->case_, " triad ") && r->work > 0 &&
@@ -108,7 +108,7 @@ static int judge_sweeps(const struct clb_micro_results *res, struct clb_sweep_gr
     if (!p)
         return -1;
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *r = &res->rows[i];
+        const struct clb_row *r = &res->rows[i];
         if (sweep_triad(r))
             p[n++] = (struct clb_sweep_point){ .place = r->device, .precision = r->precision,
                                                .array_bytes = r->array_bytes,
@@ -157,7 +157,7 @@ static void clock_notes(FILE *out, const struct clb_micro_results *res, bool ver
                 host_time ? "; OTHER CLOCK: the same calls on the other clock" : "");
     fputc('\n', out);
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *r = &res->rows[i];
+        const struct clb_row *r = &res->rows[i];
         if (!r->timer || !r->timer_why[0] || !clb_micro_row_shown(r, verbose))
             continue;
         bool seen = false;
@@ -187,7 +187,7 @@ static void plan_columns(const struct clb_micro_results *res, bool verbose, bool
     /* A vendor's figure and a derived peak are columns of their own: one or the other a row.
      * Rows that name their clock (bandwidth) get a column saying it. */
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *r = &res->rows[i];
+        const struct clb_row *r = &res->rows[i];
         if (!clb_micro_row_shown(r, verbose))
             continue;
         k->datasheet |= (r->datasheet.value > 0 && !r->datasheet.derived) ||
@@ -245,14 +245,14 @@ struct micro_marks {
 
 /* BabelStream's grid dot on the cpu path: work-groups of 16 summing through local memory,
  * bound by that kernel under a CPU device, not by memory ("dot chunked" is the memory one). */
-static bool kernel_bound(const struct clb_micro_row *row)
+static bool kernel_bound(const struct clb_row *row)
 {
-    return row->kernel && !strcmp(row->kernel, "dot") && row->code_path &&
+    return !strcmp(row->kernel, "dot") && row->code_path &&
            !strcmp(row->code_path, "cpu");
 }
 
 /* The figures (none from a wrong result), and the check. */
-static void row_figures(const struct clb_micro_row *row, struct micro_cells *c,
+static void row_figures(const struct clb_row *row, struct micro_cells *c,
                         struct micro_marks *m)
 {
     if (row->n_times && (row->status == CLB_ROW_OK || row->status == CLB_ROW_FAILED)) {
@@ -289,7 +289,7 @@ static void row_figures(const struct clb_micro_row *row, struct micro_cells *c,
 }
 
 /* The % of the row's limit; returns whether the figure is above it. */
-static bool row_percent(const struct clb_micro_row *row, struct micro_cells *c)
+static bool row_percent(const struct clb_row *row, struct micro_cells *c)
 {
     if (row->datasheet.value > 0 && row->n_times && row->status == CLB_ROW_OK) {
         /* Above its limit: the limit, not the figure, is wrong for this device. */
@@ -304,7 +304,7 @@ static bool row_percent(const struct clb_micro_row *row, struct micro_cells *c)
 }
 
 static int add_row(struct clb_table *t, const struct micro_columns *k,
-                   const struct clb_micro_row *row, const struct micro_cells *c)
+                   const struct clb_row *row, const struct micro_cells *c)
 {
     const char *cells[13] = { c->dev, clb_benchmark_name(row->benchmark), row->case_, c->fig,
                               c->best };
@@ -368,7 +368,7 @@ int clb_micro_write_text(FILE *out, const struct clb_micro_results *res, bool ve
     if (!t)
         rc = -1;
     for (size_t i = 0; !rc && i < res->n_rows; i++) {
-        const struct clb_micro_row *row = &res->rows[i];
+        const struct clb_row *row = &res->rows[i];
         struct micro_cells c = { .fig = "" };
         if (!clb_micro_row_shown(row, verbose))
             continue;
@@ -405,7 +405,7 @@ int clb_micro_write_collective(FILE *out, const struct clb_micro_results *res)
     for (size_t c = 1; c <= 7; c++)
         clb_table_align_right(t, c);
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *row = &res->rows[i];
+        const struct clb_row *row = &res->rows[i];
         char ranks[16], time[32] = "", path[32] = "", alg[32] = "", bus[32] = "",
              spread[32] = "", check[600];
         snprintf(ranks, sizeof(ranks), "%d", row->ranks);

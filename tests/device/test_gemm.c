@@ -60,8 +60,8 @@ static bool not_built(const struct clb_gemm_backend *be)
 static void assert_all_verified(const struct clb_gemm_results *res)
 {
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_gemm_row *r = &res->rows[i];
-        if (not_built(r->backend)) {
+        const struct clb_row *r = &res->rows[i];
+        if (not_built(r->backend_ops)) {
             assert_int_equal(r->status, CLB_ROW_UNAVAILABLE);
             assert_non_null(strstr(r->reason, "clbench was built without"));
             continue;
@@ -74,7 +74,7 @@ static void assert_all_verified(const struct clb_gemm_results *res)
             continue;
         }
         if (r->status != CLB_ROW_OK)
-            fail_msg("%s %s %llux%llux%llu: %s: %s", r->backend->name,
+            fail_msg("%s %s %llux%llux%llu: %s: %s", r->backend_ops->name,
                      clb_precision_name(r->precision), (unsigned long long)r->shape.m,
                      (unsigned long long)r->shape.n, (unsigned long long)r->shape.k,
                      clb_row_status_name(r->status), r->reason);
@@ -85,7 +85,7 @@ static void assert_all_verified(const struct clb_gemm_results *res)
         assert_true(r->gflops > 0 && r->first_call_s > 0);
         assert_true(r->time_s.min <= r->time_s.median && r->time_s.median <= r->time_s.max);
         assert_true(HAVE_OPENBLAS ? r->speedup > 0 : r->speedup == 0); /* no baseline: none */
-        if (r->backend == res->baseline)
+        if (r->backend_ops == res->baseline)
             assert_true(r->speedup == 1.0);
     }
 }
@@ -111,7 +111,7 @@ static void odd_shapes_alpha_beta_transfers(void **state)
     run(0.75, -0.5, true, &res);
     assert_all_verified(&res);
     for (size_t i = 0; i < res.n_rows; i++) {
-        const struct clb_gemm_row *r = &res.rows[i];
+        const struct clb_row *r = &res.rows[i];
         if (r->status != CLB_ROW_OK)
             continue;
         assert_int_equal(r->e2e_s.n, 2);
@@ -195,22 +195,22 @@ static void every_mode_every_backend(void **state)
         assert_int_equal(clb_gemm_run(&opt, devs, inv->n_devices, &res, &e), 0);
         assert_int_equal(res.n_rows, 2 * (1 + 3 * inv->n_devices));
         for (size_t i = 0; i < res.n_rows; i++) {
-            const struct clb_gemm_row *r = &res.rows[i];
-            if (not_built(r->backend) ||
+            const struct clb_row *r = &res.rows[i];
+            if (not_built(r->backend_ops) ||
                 (r->precision == CLB_FP64 && r->device &&
                  !clb_device_bool(r->device, CLB_PROP_FP64))) {
                 assert_int_equal(r->status, CLB_ROW_UNAVAILABLE);
                 continue;
             }
             if (r->status != CLB_ROW_OK || !r->verify.passed)
-                fail_msg("%s %s %s (%s): %s: %s", label, r->backend_name,
+                fail_msg("%s %s %s (%s): %s: %s", label, r->backend,
                          clb_precision_name(r->precision), r->kernel,
                          clb_row_status_name(r->status), r->reason);
             assert_memory_equal(&r->mode, &opt.mode, sizeof(opt.mode));
             /* beta != 0: the first call and one from C's start after the timed ones. */
             assert_int_equal(r->n_verified, 2);
             assert_int_equal(r->verify.checked, shape.m * shape.n);
-            if (r->backend == backends[2] && !r->untuned) {
+            if (r->backend_ops == backends[2] && !r->untuned) {
                 assert_true(r->tuned);
                 assert_non_null(strstr(r->kernel, "gpu tiles: TM=4 TN=4 (2 x 2) LX=4 LY=4 KW=8"));
             }
@@ -249,7 +249,7 @@ static void gpu_code_path_every_mode(void **state)
         assert_int_equal(clb_gemm_run(&opt, devs, inv->n_devices, &res, &e), 0);
         assert_int_equal(res.n_rows, 2 * 2 * inv->n_devices);
         for (size_t i = 0; i < res.n_rows; i++) {
-            const struct clb_gemm_row *r = &res.rows[i];
+            const struct clb_row *r = &res.rows[i];
             if (r->precision == CLB_FP64 && !clb_device_bool(r->device, CLB_PROP_FP64)) {
                 assert_int_equal(r->status, CLB_ROW_UNAVAILABLE);
                 continue;

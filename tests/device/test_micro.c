@@ -40,7 +40,7 @@ static void assert_rows(const struct clb_micro_results *res, enum clb_benchmark 
 {
     size_t n = 0;
     for (size_t i = 0; i < res->n_rows; i++) {
-        const struct clb_micro_row *r = &res->rows[i];
+        const struct clb_row *r = &res->rows[i];
         assert_int_equal(r->benchmark, benchmark);
         if (r->status == CLB_ROW_UNAVAILABLE) {
             assert_true(strlen(r->reason) > 0);
@@ -95,8 +95,8 @@ static void bandwidth(void **state)
     assert_rows(&bw, CLB_BENCH_BANDWIDTH, 5);
     bool triad = false; /* the first device measured an fp32 triad figure */
     for (size_t i = 0; i < bw.n_rows; i++) {
-        const struct clb_micro_row *r = &bw.rows[i];
-        triad |= r->device == &inv->devices[0] && r->status == CLB_ROW_OK && r->kernel &&
+        const struct clb_row *r = &bw.rows[i];
+        triad |= r->device == &inv->devices[0] && r->status == CLB_ROW_OK &&
                  !strcmp(r->kernel, "triad") && r->precision == CLB_FP32 &&
                  !strcmp(r->case_, "fp32 triad") && r->value > 0;
     }
@@ -108,7 +108,7 @@ static void bandwidth(void **state)
      * clb_bandwidth_host_clock on the two figures, the other stays beside it.
      */
     for (size_t i = 0; i < bw.n_rows; i++) {
-        const struct clb_micro_row *r = &bw.rows[i];
+        const struct clb_row *r = &bw.rows[i];
         if (!r->n_times)
             continue;
         assert_non_null(r->timer);
@@ -150,7 +150,7 @@ static void assert_bytes_on(const char *kernel, const char *path, size_t covered
     size_t rows = 0;
 
     for (size_t i = 0; i < bw.n_rows; i++) {
-        const struct clb_micro_row *r = &bw.rows[i];
+        const struct clb_row *r = &bw.rows[i];
         char want[64];
         snprintf(want, sizeof(want), "%s %s", clb_precision_name(r->precision), kernel);
         if (r->status == CLB_ROW_UNAVAILABLE || strcmp(r->case_, want) ||
@@ -211,7 +211,7 @@ static void bytes_local(void **state)
 
     (void)state;
     for (size_t i = 0; i < bw.n_rows; i++) {
-        const struct clb_micro_row *r = &bw.rows[i];
+        const struct clb_row *r = &bw.rows[i];
         if (!strstr(r->case_, " local") || r->status != CLB_ROW_OK)
             continue;
         const double elem = r->precision == CLB_FP64 ? 8 : 4;

@@ -116,7 +116,7 @@ static unsigned counts_on(enum clb_precision precision, enum clb_code_path path)
         assert_int_equal(clb_cl_env_init(&env, inv->devices[d].id, false, &e), 0);
         assert_int_equal(clb_peak_run(&inv->devices[d], &env, &opt, &res), 0);
         for (size_t i = 0; i < res.n_rows; i++) {
-            const struct clb_micro_row *r = &res.rows[i];
+            const struct clb_row *r = &res.rows[i];
             const struct clb_micro_launch *l = &r->launch;
             if (r->status == CLB_ROW_UNAVAILABLE) {
                 /* Only the optional types may be missing. */

@@ -94,7 +94,7 @@ static void own_kernel_variants(void **state)
                 own_param(names[i], sets[s][i]);
             run(&be, NULL, 1, shapes, 3, prec, &res);
             for (size_t i = 0; i < res.n_rows; i++) {
-                const struct clb_gemm_row *r = &res.rows[i];
+                const struct clb_row *r = &res.rows[i];
                 if (!r->tuned) { /* parameters this device cannot take: its defaults ran */
                     assert_false(all_fit);
                     assert_non_null(strstr(r->tuning_note, "not valid for this device"));
@@ -153,8 +153,8 @@ static void clblast_stored_configuration_runs(void **state)
     assert_true(kernel_is(res.rows[1].kernel, "Xgemm"));
     /* After it, CLBlast's own choice again. */
     assert_string_equal(res.rows[2].kernel, res.rows[0].kernel);
-    assert_string_equal(res.rows[0].backend_name, "clblast-untuned");
-    assert_string_equal(res.rows[1].backend_name, "clblast");
+    assert_string_equal(res.rows[0].backend, "clblast-untuned");
+    assert_string_equal(res.rows[1].backend, "clblast");
     clb_gemm_results_finish(&res);
 
     /*

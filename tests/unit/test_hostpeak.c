@@ -297,7 +297,7 @@ static void flops_are_the_kernels(void **state)
     assert_int_equal(clb_host_peak_run(&opt, &res), 0);
     assert_int_equal(res.n_rows, 2);
     for (size_t r = 0; r < res.n_rows; r++) {
-        const struct clb_micro_row *row = &res.rows[r];
+        const struct clb_row *row = &res.rows[r];
         const struct clb_host_peak_variant *pv = clb_host_peak_pick(&isa, row->precision);
         assert_int_equal(row->status, CLB_ROW_OK);
         const double per_thread_round = (double)multiply_adds_done(pv, 1, 10) / 10;
@@ -372,7 +372,7 @@ static void run_fills_rows(void **state)
     detect_with(NULL, &isa);
     assert_int_equal(clb_host_peak_run(&opt, &res), 0);
     for (size_t i = 0; i < res.n_rows; i++) {
-        const struct clb_micro_row *row = &res.rows[i];
+        const struct clb_row *row = &res.rows[i];
         assert_null(row->device);
         assert_string_equal(row->backend, "host");
         assert_int_equal(row->benchmark, CLB_BENCH_PEAK);

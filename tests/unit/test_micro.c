@@ -934,7 +934,7 @@ static void stream_dot_replay(void **state)
 static void row_summary(void **state)
 {
     struct clb_micro_results r = { 0 };
-    struct clb_micro_row *row = clb_micro_add(&r, NULL, CLB_BENCH_BANDWIDTH, "gbps");
+    struct clb_row *row = clb_micro_add(&r, NULL, CLB_BENCH_BANDWIDTH, "gbps");
 
     (void)state;
     assert_non_null(row);

@@ -149,12 +149,12 @@ static void error_names(void **state)
 }
 
 /* A verified host row of `benchmark` at `value`, held against a limit of 100. */
-static struct clb_micro_row *limited_row(struct clb_micro_results *res,
+static struct clb_row *limited_row(struct clb_micro_results *res,
                                          enum clb_benchmark benchmark,
                                          const char *case_, const char *metric, double value,
                                          bool derived)
 {
-    struct clb_micro_row *row = clb_micro_add(res, NULL, benchmark, metric);
+    struct clb_row *row = clb_micro_add(res, NULL, benchmark, metric);
     assert_non_null(row);
     snprintf(row->case_, sizeof(row->case_), "%s", case_);
     row->precision = CLB_FP32;
@@ -202,7 +202,7 @@ static void limits_marked(void **state)
     limited_row(&res, CLB_BENCH_PEAK, "fp32 x8", "gflops", 150, true);
     limited_row(&res, CLB_BENCH_BANDWIDTH, "fp32 triad", "gbps", 120, false);
     limited_row(&res, CLB_BENCH_BANDWIDTH, "fp32 copy", "gbps", 100, false);
-    struct clb_micro_row *cached = limited_row(&res, CLB_BENCH_BANDWIDTH, "fp32 add 64 KiB", "gbps", 300,
+    struct clb_row *cached = limited_row(&res, CLB_BENCH_BANDWIDTH, "fp32 add 64 KiB", "gbps", 300,
                                                false);
     cached->datasheet = (struct clb_datasheet_ref){ 0 };
     cached->datasheet_withheld = cached->cache_resident = true;
@@ -299,7 +299,7 @@ static void micro_statistics_marked(void **state)
     (void)state;
 
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        struct clb_micro_row *r = clb_micro_add(&res, NULL, rows[i].benchmark,
+        struct clb_row *r = clb_micro_add(&res, NULL, rows[i].benchmark,
                                                 rows[i].benchmark == CLB_BENCH_PEAK ? "gflops"
                                                                                  : "gbps");
         assert_non_null(r);
@@ -310,7 +310,7 @@ static void micro_statistics_marked(void **state)
         r->work = 1e9;
         for (size_t c = 0; c < rows[i].n; c++)
             assert_int_equal(clb_micro_push(r, rows[i].times[c]), 0);
-        r->kernel = rows[i].kernel;
+        snprintf(r->kernel, sizeof(r->kernel), "%s", rows[i].kernel ? rows[i].kernel : "");
         r->code_path = rows[i].code_path;
         r->cache_resident = rows[i].resident;
         r->array_bytes = rows[i].resident ? 65536 : 0;
@@ -372,17 +372,17 @@ static void gemm_marks(void **state)
     (void)state;
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        struct clb_gemm_row rows[2] = { { 0 } };
+        struct clb_row rows[2] = { { 0 } };
         struct clb_gemm_results res = { .rows = rows, .n_rows = 2, .baseline = &host };
         double times[3] = { 1, 1, 1 };
         const struct clb_gemm_report r = { .meta = &meta, .results = &res, .options = &opt };
         char *text = NULL;
         size_t len = 0;
         for (size_t k = 0; k < 2; k++) {
-            struct clb_gemm_row *row = &rows[k];
+            struct clb_row *row = &rows[k];
             row->device = k ? &dev : NULL;
-            row->backend = k ? &dev_be : &host;
-            snprintf(row->backend_name, sizeof(row->backend_name), "%s", row->backend->name);
+            row->backend_ops = k ? &dev_be : &host;
+            snprintf(row->backend, sizeof(row->backend), "%s", row->backend_ops->name);
             row->precision = CLB_FP32;
             row->shape = (struct clb_gemm_shape){ 64, 64, 64 };
             row->status = CLB_ROW_OK;

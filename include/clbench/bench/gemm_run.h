@@ -25,14 +25,9 @@
 #include "clbench/backends/backend.h"
 #include "clbench/bench/stats.h"
 #include "clbench/bench/verify.h"
+#include "clbench/core/row.h"
 #include "clbench/core/types.h"
 
-/* What a shape stands for in a model (gemm --shapes): static strings. */
-struct clb_shape_role {
-    const char *role;   /* "qkv", "mlp down" (clbench/fit/fit.h's roles) */
-    const char *phase;  /* "prefill" (M = context x batch) or "decode" (M = batch) */
-    unsigned per_layer; /* such GEMMs per layer */
-};
 
 struct clb_gemm_options {
     const struct clb_gemm_shape *shapes;
@@ -76,63 +71,12 @@ struct clb_gemm_options {
                           struct clb_tune_params *out, struct clb_tune_match *match);
 };
 
-struct clb_gemm_row {
-    const struct clb_device *device; /* NULL for a host backend */
-    const struct clb_gemm_backend *backend;
-    bool untuned;              /* run with the built-in parameters of its tuning part */
-    char backend_name[48];     /* what writers call it: "clblast", "clblast-untuned" */
-    enum clb_precision precision;
-    struct clb_gemm_shape shape;
-    struct clb_gemm_mode mode; /* the run's */
-    enum clb_row_status status;
-    char reason[512];          /* for every status but OK */
-
-    double first_call_s;       /* 0 when it never ran */
-    double *times_s;           /* owned; each timed call, in order */
-    size_t n_times;
-    struct clb_stats time_s;   /* over times_s */
-    double gflops;             /* 2mnk / median time / 1e9 */
-    double gflops_max;         /* 2mnk / min time / 1e9 */
-
-    struct clb_stats e2e_s;    /* with --transfers, else n == 0 */
-    double e2e_gflops;
-
-    struct clb_verify_result verify; /* the worst of the checks made */
-    unsigned n_verified;             /* results checked (first call, last call, ...) */
-
-    double speedup;            /* gflops over the baseline row's; 0 when there is none */
-    bool baseline_handicapped; /* speedup (the baseline's own row: its figure) is against a
-                                  baseline slower than this CPU can be (results'
-                                  baseline_handicap says why) */
-    double device_peak_gflops; /* the device's peak in this precision, measured with
-                                  clbench's OpenCL kernel (clb_peak_run); 0: unknown */
-    bool device_peak_partial;  /* that peak's launch held fewer than 4 work-groups a compute
-                                  unit (clb_micro_launch.fills_device false): part of it */
-    double host_peak_gflops;   /* the host CPU's own FMA peak in this precision
-                                  (clb_host_peak_run) on every available CPU, for OpenCL CPU
-                                  devices; for host backends its share for the threads they
-                                  ran; 0: unknown or not this row's silicon */
-    char host_peak_isa[16];    /* the host peak's instruction set ("avx512f"), the CPU's best;
-                                  "" when no host peak */
-    bool host_peak_of_kernels; /* a handicapped host backend: host_peak is that of the older
-                                  set its kernels use (clb_host_peak_for_level) */
-    bool tuned;                /* the backend ran with stored tuned parameters */
-    uint64_t tuned_at;         /* the size they were tuned at (tuned rows) */
-    char tuning_note[256];     /* why stored parameters were not applied, else "" */
-    char kernel[96];           /* what ran (backend's describe): "Xgemm", "packed TM=12 ..." */
-    const char *code_path;     /* the kernel variant, "cpu" or "gpu", where the backend has
-                                  both (its code_path hook); NULL otherwise. Static. */
-    struct clb_datasheet_ref datasheet; /* the device's vector peak in this precision */
-    struct clb_shape_role role;         /* role NULL: a plain size */
-    size_t order;              /* position in problem order (precision, shape, backend, device):
-                                  seeds the fault hook */
-};
 
 /* Whether a row holds measured figures (OK or FAILED). */
-bool clb_gemm_row_measured(const struct clb_gemm_row *row);
+bool clb_gemm_row_measured(const struct clb_row *row);
 
 struct clb_gemm_results {
-    struct clb_gemm_row *rows;
+    struct clb_row *rows;
     size_t n_rows;
     const struct clb_gemm_backend *baseline; /* the host backend speedups are against */
     unsigned host_threads;

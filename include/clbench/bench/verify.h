@@ -72,6 +72,7 @@
 #include <stdint.h>
 
 #include "clbench/backends/backend.h"
+#include "clbench/core/row.h"
 
 /* Full reference up to these sizes (m*n*k); see above. */
 #define CLB_VERIFY_NAIVE_MNK (UINT64_C(1) << 27)
@@ -79,26 +80,11 @@
 /* Random vectors per direction in Freivalds' check. */
 enum { CLB_VERIFY_VECTORS = 4 };
 
-enum clb_verify_method { CLB_VERIFY_FULL, CLB_VERIFY_FREIVALDS };
+
 
 const char *clb_verify_method_name(enum clb_verify_method m); /* "full", "freivalds" */
 enum clb_verify_method clb_gemm_verify_method(struct clb_gemm_shape s, enum clb_precision p);
 
-struct clb_verify_result {
-    bool passed;
-    enum clb_verify_method method;
-    /* full: largest |C_ij - R_ij|; freivalds: largest row or column residual (NaN/Inf: not finite) */
-    double max_abs_err;
-    /* full: ||C - R||_F / ||R||_F; freivalds: ||r|| / ||R x||, rows and columns together */
-    double rel_err;
-    /* sqrt(sum of squared errors / sum of modelled variances): the error in units of the
-     * rounding noise a correct result carries (about 0.2 to 0.8 when correct) */
-    double noise_ratio;
-    /* the largest statistic / tolerance over every check made: passed iff <= 1 and finite */
-    double worst_ratio;
-    char failed[96];   /* the check with the worst ratio when it failed ("row 12"), else "" */
-    uint64_t checked;  /* entries of C covered by the checks: always m*n */
-};
 
 struct clb_gemm_reference;
 

@@ -15,18 +15,6 @@
 #include "clbench/core/types.h"
 #include "clbench/util/error.h"
 
-/*
- * C = alpha op(A) op(B) + beta C with op(A) m x k, op(B) k x n and C m x n,
- * as BLAS's xGEMM. All zero is the default: no transposes, row-major, dense,
- * each matrix at the start of its buffer.
- */
-struct clb_gemm_mode {
-    bool trans_a, trans_b; /* op(A) = A^T: A is stored k x m (B likewise, n x k) */
-    bool col_major;        /* column-major (BLAS's own) storage; false: row-major */
-    uint64_t ld_pad;       /* elements each leading dimension has beyond its minimum */
-    uint64_t offset;       /* elements before each matrix's first, in its buffer */
-};
-
 /* Limits the option parsers hold --ld and --offset to. */
 #define CLB_GEMM_MAX_LD_PAD UINT64_C(1000000)
 #define CLB_GEMM_MAX_OFFSET UINT64_C(1000000000)

@@ -8,8 +8,9 @@
  *
  * GEMM is C = alpha * A * B + beta * C; by default all matrices are
  * row-major and dense: A is m x k, B is k x n, C is m x n, stored in the
- * precision's own type (float, double, or cl_half bits). Transposes,
- * column-major storage, padding and offsets: clbench/core/gemm_data.h.
+ * precision's own type (float, double, or cl_half bits); struct clb_gemm_mode
+ * (transposes, column-major storage, padding, offsets) says otherwise, and
+ * clbench/core/gemm_data.h lays the matrices out by it.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,6 +41,18 @@ double clb_precision_unit_roundoff(enum clb_precision p);
 
 struct clb_gemm_shape {
     uint64_t m, n, k;
+};
+
+/*
+ * C = alpha op(A) op(B) + beta C with op(A) m x k, op(B) k x n and C m x n,
+ * as BLAS's xGEMM. All zero is the default: no transposes, row-major, dense,
+ * each matrix at the start of its buffer.
+ */
+struct clb_gemm_mode {
+    bool trans_a, trans_b; /* op(A) = A^T: A is stored k x m (B likewise, n x k) */
+    bool col_major;        /* column-major (BLAS's own) storage; false: row-major */
+    uint64_t ld_pad;       /* elements each leading dimension has beyond its minimum */
+    uint64_t offset;       /* elements before each matrix's first, in its buffer */
 };
 
 /* Floating-point operations of one GEMM: 2*m*n*k (multiply and add). */
