@@ -66,14 +66,14 @@ int clb_cmd_prices_hold_files(const char *cmd, const struct clb_prices *l,
             used += (size_t)snprintf(where + used, sizeof(where) - used, "%s%s", f ? ", " : "",
                                      files[f]->path);
         for (size_t i = 0; i < files[f]->n_rows; i++) {
-            const struct clb_result_row *r = &files[f]->rows[i];
+            const struct clb_row *r = &files[f]->rows[i];
             size_t k = 0;
-            while (k < n && (strcmp(d[k].name, r->device) || strcmp(d[k].id, r->device_id)))
+            while (k < n && (strcmp(d[k].name, r->device_name) || strcmp(d[k].id, r->device_id)))
                 k++;
             if (k == n)
                 d[n++] = (struct clb_priced_device){
-                    r->device, r->device_id,
-                    clb_price_device_cpu(r->device_id, r->device,
+                    r->device_name, r->device_id,
+                    clb_price_device_cpu(r->device_id, r->device_name,
                                          file_device_is_cpu(files[f], r->device_id),
                                          r->host_cpu ? r->host_cpu : files[f]->host_info.cpu)
                 };

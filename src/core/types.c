@@ -81,12 +81,21 @@ double clb_half_to_double(uint16_t bits)
     return bits & 0x8000 ? -v : v;
 }
 
+static const char *const status_names[] = {
+    [CLB_ROW_OK] = "ok",           [CLB_ROW_FAILED] = "failed",
+    [CLB_ROW_ERROR] = "error",     [CLB_ROW_SKIPPED] = "skipped",
+    [CLB_ROW_UNAVAILABLE] = "unavailable",
+};
+
 const char *clb_row_status_name(enum clb_row_status s)
 {
-    static const char *const names[] = {
-        [CLB_ROW_OK] = "ok",           [CLB_ROW_FAILED] = "failed",
-        [CLB_ROW_ERROR] = "error",     [CLB_ROW_SKIPPED] = "skipped",
-        [CLB_ROW_UNAVAILABLE] = "unavailable",
-    };
-    return names[s];
+    return status_names[s];
+}
+
+enum clb_row_status clb_row_status_from_name(const char *name)
+{
+    for (unsigned s = 0; s < sizeof(status_names) / sizeof(status_names[0]); s++)
+        if (!strcmp(status_names[s], name))
+            return (enum clb_row_status)s;
+    return CLB_ROW_ERROR;
 }

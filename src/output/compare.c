@@ -23,7 +23,7 @@ static void value_str(json_t *v, char *buf, size_t len)
 }
 
 /* The fleet row among a pair or a compared row: paired rows share its host and local rank. */
-static const struct clb_result_row *placed(const struct clb_result_row *const *rows, size_t n)
+static const struct clb_row *placed(const struct clb_row *const *rows, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (rows[i] && rows[i]->host)
@@ -31,23 +31,23 @@ static const struct clb_result_row *placed(const struct clb_result_row *const *r
     return NULL;
 }
 
-static const struct clb_result_row *unpaired_place(const struct clb_compare_unpaired *u)
+static const struct clb_row *unpaired_place(const struct clb_compare_unpaired *u)
 {
     return u->first->host ? u->first : u->other->host ? u->other : NULL;
 }
 
-static void write_place(FILE *out, const struct clb_result_row *p)
+static void write_place(FILE *out, const struct clb_row *p)
 {
     if (p)
         fprintf(out, " @ %s:%d", p->host, p->local_rank);
 }
 
-static json_t *json_place_host(const struct clb_result_row *p)
+static json_t *json_place_host(const struct clb_row *p)
 {
     return p ? json_string(p->host) : json_null();
 }
 
-static json_t *json_place_rank(const struct clb_result_row *p)
+static json_t *json_place_rank(const struct clb_row *p)
 {
     return p ? json_integer(p->local_rank) : json_null();
 }
@@ -60,9 +60,9 @@ static void write_unpaired(FILE *out, const struct clb_comparison *c, const char
     for (size_t k = 0; k < c->n_unpaired; k++) {
         const struct clb_compare_unpaired *u = &c->unpaired[k];
         fprintf(out, "%snot compared: %s %s %s on %s", prefix, u->first->benchmark_name,
-                u->first->case_, u->first->backend, u->first->device);
-        if (strcmp(u->first->device, u->other->device))
-            fprintf(out, " / %s", u->other->device);
+                u->first->case_, u->first->backend, u->first->device_name);
+        if (strcmp(u->first->device_name, u->other->device_name))
+            fprintf(out, " / %s", u->other->device_name);
         write_place(out, unpaired_place(u));
         for (size_t d = 0; d < u->n_diffs; d++) {
             clb_config_value_str(u->diff[d].key, u->diff[d].first, a, sizeof(a));
@@ -93,19 +93,19 @@ static void write_ignored(FILE *out, const struct clb_comparison *c, const char 
 
 /* The price of row r's device (NULL: none, or no prices given). */
 static const struct clb_price *price_of(const struct clb_prices *prices,
-                                        const struct clb_result_row *r)
+                                        const struct clb_row *r)
 {
     const struct clb_price *p = NULL;
     struct clb_error e;
 
     /* Held against the files already: no two prices are left for one device. */
     if (prices && r)
-        clb_price_find(prices, r->device, r->device_id, &p, &e);
+        clb_price_find(prices, r->device_name, r->device_id, &p, &e);
     return p;
 }
 
 /* Row r's figure per USD/h of its device's price; 0 where none (see clb_compare_write). */
-static double per_usd_hour(const struct clb_prices *prices, const struct clb_result_row *r)
+static double per_usd_hour(const struct clb_prices *prices, const struct clb_row *r)
 {
     const struct clb_price *p = price_of(prices, r);
 
@@ -126,7 +126,7 @@ static void ratio_str(const struct clb_compare_row *row, size_t i, double ratio,
 static void per_usd_cell(const struct clb_prices *prices, const struct clb_compare_row *row,
                          size_t i, char *buf, size_t len)
 {
-    const struct clb_result_row *ri = row->row[i];
+    const struct clb_row *ri = row->row[i];
     const struct clb_price *p = price_of(prices, ri);
     const double v = per_usd_hour(prices, ri), first = per_usd_hour(prices, row->row[0]);
     char ratio[32] = "";
@@ -152,7 +152,7 @@ static void per_usd_cell(const struct clb_prices *prices, const struct clb_compa
 static void figure_cell(const struct clb_comparison *c, const struct clb_compare_row *row,
                         size_t i, char *buf, size_t len)
 {
-    const struct clb_result_row *ri = row->row[i];
+    const struct clb_row *ri = row->row[i];
     const struct clb_figure_spread s = ri ? clb_compare_spread(ri) : (struct clb_figure_spread){ 0 };
     char spread[48] = " [?]", ratio[32] = "";
 
@@ -161,7 +161,7 @@ static void figure_cell(const struct clb_comparison *c, const struct clb_compare
         return;
     }
     if (!ri->has_value) {
-        snprintf(buf, len, "%s", ri->status);
+        snprintf(buf, len, "%s", ri->status_name);
         return;
     }
     if (s.known)
@@ -199,12 +199,12 @@ static int write_table(FILE *out, const struct clb_comparison *c, const struct c
         const struct clb_compare_row *row = &c->rows[r];
         char cells[CLB_COMPARE_MAX_FILES][128], per[CLB_COMPARE_MAX_FILES][48], dev[300];
         const char *cp[FIGS + 2 * CLB_COMPARE_MAX_FILES];
-        size_t used = (size_t)snprintf(dev, sizeof(dev), "%s", row->row[0]->device);
+        size_t used = (size_t)snprintf(dev, sizeof(dev), "%s", row->row[0]->device_name);
 
         for (size_t i = 0; i < c->n_files; i++) {
-            const struct clb_result_row *ri = row->row[i];
-            if (i > 0 && ri && strcmp(ri->device, row->row[0]->device) && used < sizeof(dev))
-                used += (size_t)snprintf(dev + used, sizeof(dev) - used, " / %s", ri->device);
+            const struct clb_row *ri = row->row[i];
+            if (i > 0 && ri && strcmp(ri->device_name, row->row[0]->device_name) && used < sizeof(dev))
+                used += (size_t)snprintf(dev + used, sizeof(dev) - used, " / %s", ri->device_name);
             figure_cell(c, row, i, cells[i], sizeof(cells[i]));
             cp[FIGS + i] = cells[i];
             if (prices) {
@@ -212,7 +212,7 @@ static int write_table(FILE *out, const struct clb_comparison *c, const struct c
                 cp[FIGS + c->n_files + i] = per[i];
             }
         }
-        const struct clb_result_row *p = placed(row->row, c->n_files);
+        const struct clb_row *p = placed(row->row, c->n_files);
         if (p && used < sizeof(dev))
             snprintf(dev + used, sizeof(dev) - used, " @ %s:%d", p->host, p->local_rank);
         cp[0] = row->row[0]->benchmark_name;
@@ -288,10 +288,10 @@ static json_t *row_json(const struct clb_comparison *c, const struct clb_compare
            *spreads = json_array(), *noise = json_array();
 
     for (size_t i = 0; i < c->n_files; i++) {
-        const struct clb_result_row *ri = row->row[i];
-        const struct clb_result_row *fleet = ri && ri->host ? ri : NULL;
+        const struct clb_row *ri = row->row[i];
+        const struct clb_row *fleet = ri && ri->host ? ri : NULL;
         json_array_append_new(values, ri && ri->has_value ? json_real(ri->value) : json_null());
-        json_array_append_new(devices, ri ? json_string(ri->device) : json_null());
+        json_array_append_new(devices, ri ? json_string(ri->device_name) : json_null());
         json_array_append_new(hosts, json_place_host(fleet));
         json_array_append_new(local_ranks, json_place_rank(fleet));
         json_array_append_new(ranks, fleet ? json_integer(fleet->rank) : json_null());
@@ -360,13 +360,13 @@ static json_t *unpaired_json(const struct clb_comparison *c, const struct clb_co
                                                                  u->diff[d].first),
                                                config_value_json(u->diff[d].key,
                                                                  u->diff[d].other)));
-    const struct clb_result_row *p = unpaired_place(u);
+    const struct clb_row *p = unpaired_place(u);
     return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
                      "benchmark", u->first->benchmark_name, "case",
                      u->first->case_, "backend", u->first->backend,
-                     "device", u->first->device, "file",
+                     "device", u->first->device_name, "file",
                      c->files[u->file]->path, "device_in_file",
-                     u->other->device, "host", json_place_host(p),
+                     u->other->device_name, "host", json_place_host(p),
                      "local_rank", json_place_rank(p),
                      "differences", diffs);
 }
@@ -415,7 +415,7 @@ static int write_json(FILE *out, const struct clb_comparison *c, const struct cl
 }
 
 /* With prices: ",usd_per_hour,per_usd_hour" (each empty where none). */
-static void csv_price(FILE *out, const struct clb_prices *prices, const struct clb_result_row *r)
+static void csv_price(FILE *out, const struct clb_prices *prices, const struct clb_row *r)
 {
     const struct clb_price *p = price_of(prices, r);
     const double v = per_usd_hour(prices, r);
@@ -438,15 +438,15 @@ static int write_csv(FILE *out, const struct clb_comparison *c, const struct clb
     for (size_t r = 0; r < c->n_rows; r++) {
         const struct clb_compare_row *row = &c->rows[r];
         for (size_t i = 0; i < c->n_files; i++) {
-            const struct clb_result_row *ri = row->row[i];
+            const struct clb_row *ri = row->row[i];
             fprintf(out, "%s,", row->row[0]->benchmark_name);
             clb_csv_field(out, row->row[0]->case_);
             fprintf(out, ",%s,", row->row[0]->backend);
-            clb_csv_field(out, row->row[0]->device);
+            clb_csv_field(out, row->row[0]->device_name);
             fputc(',', out);
             clb_csv_field(out, c->files[i]->path);
             fputc(',', out);
-            clb_csv_field(out, ri ? ri->device : "");
+            clb_csv_field(out, ri ? ri->device_name : "");
             if (ri && ri->has_value)
                 fprintf(out, ",%.9g", ri->value);
             else

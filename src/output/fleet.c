@@ -5,7 +5,7 @@
 #include "clbench/output/table.h"
 #include "clbench/util/units.h"
 
-static void figure_name(const struct clb_result_row *r, char *buf, size_t len)
+static void figure_name(const struct clb_row *r, char *buf, size_t len)
 {
     /* Ranks with several devices: each of their devices is a step of its own. */
     if (r->slot > 0)
@@ -36,7 +36,7 @@ static int rows_table(FILE *out, const struct clb_fleet_figures *figs)
             continue;
         figure_name(g->first, name, sizeof(name));
         for (size_t i = 0; !rc && i < g->n_rows; i++) {
-            const struct clb_result_row *r = g->rows[i];
+            const struct clb_row *r = g->rows[i];
             snprintf(rank, sizeof(rank), "%d", r->rank);
             if (r->has_value)
                 clb_format_metric(r->metric, r->value, value, sizeof(value));
@@ -46,9 +46,9 @@ static int rows_table(FILE *out, const struct clb_fleet_figures *figs)
                 snprintf(ratio, sizeof(ratio), "%.2f", r->value / r->fleet_median);
             else
                 snprintf(ratio, sizeof(ratio), "-");
-            snprintf(status, sizeof(status), "%s%s", r->status,
+            snprintf(status, sizeof(status), "%s%s", r->status_name,
                      r->straggler ? "  STRAGGLER" : !r->judged ? "  not judged" : "");
-            const char *cells[] = { i == 0 ? name : "", r->host, rank, r->device, value, ratio,
+            const char *cells[] = { i == 0 ? name : "", r->host, rank, r->device_name, value, ratio,
                                     status };
             rc = clb_table_add(t, cells);
         }
@@ -66,7 +66,7 @@ static void rank_list(const struct clb_fleet_figure *g, bool stragglers, char *w
 
     snprintf(who, len, "-");
     for (size_t i = 0; i < g->n_rows && used < len; i++) {
-        const struct clb_result_row *r = g->rows[i];
+        const struct clb_row *r = g->rows[i];
         if (stragglers ? !r->straggler : r->judged)
             continue;
         used += (size_t)snprintf(who + used, len - used, "%s%s rank %d", k++ ? ", " : "",
@@ -152,12 +152,12 @@ static int write_csv(FILE *out, const struct clb_result_file *f)
     fputs("host,rank,local_rank,benchmark,case,backend,precision,device,status,metric,value,"
           "fleet_median,straggler,judged\n", out);
     for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *r = &f->rows[i];
+        const struct clb_row *r = &f->rows[i];
         clb_csv_field(out, r->host);
         fprintf(out, ",%d,%d,", r->rank, r->local_rank);
         const char *const cells[] = { r->benchmark_name, r->case_, r->backend,
-                                      r->precision_name ? r->precision_name : "", r->device,
-                                      r->status,
+                                      r->precision_name ? r->precision_name : "", r->device_name,
+                                      r->status_name,
                                       r->metric };
         for (size_t c = 0; c < sizeof(cells) / sizeof(cells[0]); c++) {
             clb_csv_field(out, cells[c]);

@@ -21,7 +21,7 @@ static const struct report_section sections[] = {
 };
 
 void report_device_title(FILE *out, const struct clb_result_file *f, const char *device,
-                         const struct clb_result_row *of_rank, size_t n_files)
+                         const struct clb_row *of_rank, size_t n_files)
 {
     svg_esc(out, device);
     if (of_rank->host) {
@@ -63,7 +63,7 @@ static void page_intro(FILE *out, struct clb_result_file *const *files, size_t n
     size_t n_failed = 0;
     for (size_t f = 0; f < n_files; f++)
         for (size_t i = 0; i < files[f]->n_rows; i++)
-            n_failed += !strcmp(files[f]->rows[i].status, "failed");
+            n_failed += !strcmp(files[f]->rows[i].status_name, "failed");
     fputs(". Every figure drawn was verified against a higher-precision reference", out);
     if (n_failed)
         fprintf(out, "; %zu result%s failed verification and %s shown as unverified, not drawn",

@@ -31,28 +31,28 @@ bool clb_compare_row_regressed(const struct clb_comparison *c, const struct clb_
     return i > 0 && clb_compare_regressed(row->row[0]->metric, row->ratio[i], c->threshold);
 }
 
-const char *clb_compare_stat(const struct clb_result_row *r)
+const char *clb_compare_stat(const struct clb_row *r)
 {
     json_t *v = json_object_get(r->config, "stat");
     return json_is_string(v) ? json_string_value(v) : "median";
 }
 
-struct clb_figure_spread clb_compare_spread(const struct clb_result_row *r)
+struct clb_figure_spread clb_compare_spread(const struct clb_row *r)
 {
     struct clb_figure_spread s = { 0 };
     /* The call the headline is: every figure is work per call time, or a time (latency). */
-    const double head_s = !strcmp(clb_compare_stat(r), "best") ? r->fastest_s : r->call_median_s;
+    const double head_s = !strcmp(clb_compare_stat(r), "best") ? r->time_s.min : r->time_s.median;
 
-    if (!r->has_value || r->n_calls < CLB_COMPARE_MIN_CALLS || !(head_s > 0) ||
-        !(r->fastest_s > 0))
+    if (!r->has_value || r->time_s.n < CLB_COMPARE_MIN_CALLS || !(head_s > 0) ||
+        !(r->time_s.min > 0))
         return s;
     s.known = true;
     if (clb_metric_lower_is_better(r->metric)) {
-        s.lo = r->value * r->fastest_s / head_s;
-        s.hi = r->value * r->slowest_s / head_s;
+        s.lo = r->value * r->time_s.min / head_s;
+        s.hi = r->value * r->time_s.max / head_s;
     } else {
-        s.lo = r->value * head_s / r->slowest_s;
-        s.hi = r->value * head_s / r->fastest_s;
+        s.lo = r->value * head_s / r->time_s.max;
+        s.hi = r->value * head_s / r->time_s.min;
     }
     return s;
 }
@@ -76,8 +76,8 @@ static const char *hostname(const struct clb_result_file *f)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-bool clb_compare_same_place(const struct clb_result_file *fa, const struct clb_result_row *a,
-                            const struct clb_result_file *fb, const struct clb_result_row *b)
+bool clb_compare_same_place(const struct clb_result_file *fa, const struct clb_row *a,
+                            const struct clb_result_file *fb, const struct clb_row *b)
 {
     if (!a->host && !b->host)
         return true;
@@ -86,7 +86,7 @@ bool clb_compare_same_place(const struct clb_result_file *fa, const struct clb_r
     return ha && hb && !strcmp(ha, hb) && la == lb;
 }
 
-static bool same_problem(const struct clb_result_row *a, const struct clb_result_row *b)
+static bool same_problem(const struct clb_row *a, const struct clb_row *b)
 {
     return clb_result_row_same_benchmark(a, b) && !strcmp(a->case_, b->case_) &&
            !strcmp(a->backend, b->backend) && !strcmp(a->metric, b->metric);
@@ -160,28 +160,28 @@ void clb_config_value_str(const char *key, json_t *v, char *buf, size_t len)
 }
 
 /* Status ok or failed: the row holds a figure, verified or not. */
-static bool measured(const struct clb_result_row *r)
+static bool measured(const struct clb_row *r)
 {
-    return !strcmp(r->status, "ok") || !strcmp(r->status, "failed");
+    return !strcmp(r->status_name, "ok") || !strcmp(r->status_name, "failed");
 }
 
-static bool comparable(const struct clb_result_row *a, const struct clb_result_row *b)
+static bool comparable(const struct clb_row *a, const struct clb_row *b)
 {
     return !measured(a) || !measured(b) || clb_config_equal(a->config, b->config);
 }
 
 static struct clb_compare_group *group_for(struct clb_comparison *c, size_t file,
-                                           const struct clb_result_row *r0,
-                                           const struct clb_result_row *ri)
+                                           const struct clb_row *r0,
+                                           const struct clb_row *ri)
 {
     /* Paired rows share their place when either has one (clb_compare_same_place). */
-    const struct clb_result_row *placed = r0->host ? r0 : ri;
+    const struct clb_row *placed = r0->host ? r0 : ri;
 
     for (size_t g = 0; g < c->n_groups; g++) {
         struct clb_compare_group *gr = &c->groups[g];
         if (gr->file == file && clb_result_row_same_benchmark(gr->first, r0) &&
-            !strcmp(gr->metric, r0->metric) && !strcmp(gr->device0, r0->device) &&
-            !strcmp(gr->backend, r0->backend) && !strcmp(gr->device, ri->device) &&
+            !strcmp(gr->metric, r0->metric) && !strcmp(gr->device0, r0->device_name) &&
+            !strcmp(gr->backend, r0->backend) && !strcmp(gr->device, ri->device_name) &&
             (gr->host == placed->host ||
              (gr->host && placed->host && !strcmp(gr->host, placed->host))) &&
             gr->local_rank == placed->local_rank)
@@ -192,9 +192,9 @@ static struct clb_compare_group *group_for(struct clb_comparison *c, size_t file
     gr->benchmark = r0->benchmark_name;
     gr->first = r0;
     gr->metric = r0->metric;
-    gr->device0 = r0->device;
+    gr->device0 = r0->device_name;
     gr->backend = r0->backend;
-    gr->device = ri->device;
+    gr->device = ri->device_name;
     gr->host = placed->host;
     gr->local_rank = placed->local_rank;
     return gr;
@@ -269,7 +269,7 @@ static int section_ignored(struct clb_comparison *c, size_t *cap, const char *se
 }
 
 /* The device a row ran on: its id, and in a fleet file the same rank's ("P:D" repeats). */
-static json_t *device_of(const struct clb_result_file *f, const struct clb_result_row *r)
+static json_t *device_of(const struct clb_result_file *f, const struct clb_row *r)
 {
     size_t i;
     json_t *d;
@@ -283,7 +283,7 @@ static json_t *device_of(const struct clb_result_file *f, const struct clb_resul
     return NULL;
 }
 
-static bool same_device(const struct clb_result_row *a, const struct clb_result_row *b)
+static bool same_device(const struct clb_row *a, const struct clb_row *b)
 {
     return !strcmp(a->device_id, b->device_id) && a->rank == b->rank;
 }
@@ -295,7 +295,7 @@ static int driver_ignored(struct clb_comparison *c, size_t *cap)
     char field[192];
 
     for (size_t r = 0; r < c->n_rows; r++) {
-        const struct clb_result_row *r0 = c->rows[r].row[0];
+        const struct clb_row *r0 = c->rows[r].row[0];
         bool seen = !strcmp(r0->device_id, "host") || !r0->device_id[0];
         for (size_t q = 0; q < r && !seen; q++)
             seen = same_device(c->rows[q].row[0], r0);
@@ -312,10 +312,10 @@ static int driver_ignored(struct clb_comparison *c, size_t *cap)
             }
         }
         if (r0->host)
-            snprintf(field, sizeof(field), "devices[%.96s @ %.64s:%d].driver_version", r0->device,
+            snprintf(field, sizeof(field), "devices[%.96s @ %.64s:%d].driver_version", r0->device_name,
                      r0->host, r0->local_rank);
         else
-            snprintf(field, sizeof(field), "devices[%s].driver_version", r0->device);
+            snprintf(field, sizeof(field), "devices[%s].driver_version", r0->device_name);
         if (add_ignored(c, cap, field, values))
             return -1;
     }
@@ -370,7 +370,7 @@ static void no_rows_error(const struct clb_comparison *c, struct clb_error *e)
  * same problem measured differently (SIZE_MAX where none). Same device name: prefer the
  * same P:D (identical GPUs in one machine). used: which of fi's rows are paired already.
  */
-static size_t pick_row(const struct clb_result_file *f0, const struct clb_result_row *r0,
+static size_t pick_row(const struct clb_result_file *f0, const struct clb_row *r0,
                        const struct clb_result_file *fi, const bool *used,
                        const struct clb_pair_list *pairs, size_t *near)
 {
@@ -378,9 +378,9 @@ static size_t pick_row(const struct clb_result_file *f0, const struct clb_result
 
     *near = SIZE_MAX;
     for (size_t j = 0; j < fi->n_rows; j++) {
-        const struct clb_result_row *ri = &fi->rows[j];
+        const struct clb_row *ri = &fi->rows[j];
         if (used[j] || !same_problem(r0, ri) ||
-            !clb_devices_match(r0->device, ri->device, pairs) ||
+            !clb_devices_match(r0->device_name, ri->device_name, pairs) ||
             !clb_compare_same_place(f0, r0, fi, ri))
             continue;
         const bool same_id = !strcmp(ri->device_id, r0->device_id);
@@ -399,7 +399,7 @@ static size_t pick_row(const struct clb_result_file *f0, const struct clb_result
 
 /* The ratio of file i's row ri to r0 in out, counted in its group and as a regression. */
 static void pair_ratio(struct clb_comparison *c, struct clb_compare_row *out, size_t i,
-                       const struct clb_result_row *r0, const struct clb_result_row *ri)
+                       const struct clb_row *r0, const struct clb_row *ri)
 {
     if (r0->has_value && ri->has_value && r0->value > 0) {
         out->ratio[i] = ri->value / r0->value;
@@ -421,7 +421,7 @@ static void pair_ratio(struct clb_comparison *c, struct clb_compare_row *out, si
 }
 
 /* Pairs r0 with a row of every other file; whether any paired. */
-static bool pair_row(struct clb_comparison *c, const struct clb_result_row *r0,
+static bool pair_row(struct clb_comparison *c, const struct clb_row *r0,
                      const struct clb_pair_list *pairs, bool *used, size_t max_rows)
 {
     struct clb_result_file *const *files = c->files;
@@ -444,7 +444,7 @@ static bool pair_row(struct clb_comparison *c, const struct clb_result_row *r0,
             }
             continue;
         }
-        const struct clb_result_row *ri = &files[i]->rows[pick];
+        const struct clb_row *ri = &files[i]->rows[pick];
         used[i * max_rows + pick] = true;
         out->row[i] = ri;
         matched = true;

@@ -20,11 +20,11 @@ static bool same_str(const char *a, const char *b)
     return a == b || (a && b && !strcmp(a, b));
 }
 
-bool clb_fleet_same_figure(const struct clb_result_row *a, const struct clb_result_row *b)
+bool clb_fleet_same_figure(const struct clb_row *a, const struct clb_row *b)
 {
     return a->slot == b->slot && same_str(a->host_cpu, b->host_cpu) &&
            clb_result_row_same_benchmark(a, b) && !strcmp(a->case_, b->case_) &&
-           !strcmp(a->backend, b->backend) && !strcmp(a->device, b->device) &&
+           !strcmp(a->backend, b->backend) && !strcmp(a->device_name, b->device_name) &&
            !strcmp(a->metric, b->metric) &&
            clb_result_row_same_precision(a, b) && clb_config_equal(a->config, b->config);
 }
@@ -53,9 +53,9 @@ static uint64_t hash_str(uint64_t h, const char *s)
 }
 
 /* What clb_fleet_same_figure compares but the config: rows of one figure hash alike. */
-static uint64_t figure_hash(const struct clb_result_row *r)
+static uint64_t figure_hash(const struct clb_row *r)
 {
-    const char *const s[] = { r->benchmark_name, r->case_,         r->backend, r->device,
+    const char *const s[] = { r->benchmark_name, r->case_,         r->backend, r->device_name,
                               r->metric,         r->precision_name, r->host_cpu };
     uint64_t h = 0xcbf29ce484222325u ^ (uint64_t)(int64_t)r->slot;
 
@@ -78,7 +78,7 @@ static void assign_figures(const struct clb_result_file *f, bool fleet_only, str
                            size_t *table, uint64_t *hashes, size_t mask)
 {
     for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *r = &f->rows[i];
+        const struct clb_row *r = &f->rows[i];
         g->fig_of[i] = SIZE_MAX;
         if (fleet_only && !r->host)
             continue;
@@ -156,18 +156,18 @@ static bool worse(double a, double b, bool lower_better)
  * one: its value scaled by the calls' spread around their median. Every
  * fleet metric is work per call time (GFLOP/s, GB/s) or a time (us).
  */
-static double call_figure(const struct clb_result_row *r, bool best, bool lower_better)
+static double call_figure(const struct clb_row *r, bool best, bool lower_better)
 {
-    const double t = best ? r->fastest_s : r->slowest_s;
+    const double t = best ? r->time_s.min : r->time_s.max;
     if (lower_better)
-        return r->value * t / r->call_median_s;
-    return t > 0 ? r->value * r->call_median_s / t : INFINITY;
+        return r->value * t / r->time_s.median;
+    return t > 0 ? r->value * r->time_s.median / t : INFINITY;
 }
 
 /* A row with enough calls to say how far its figure spreads. */
-static bool has_spread(const struct clb_result_row *r)
+static bool has_spread(const struct clb_row *r)
 {
-    return r->has_value && r->n_calls >= CLB_FLEET_JUDGE_MIN_CALLS && r->call_median_s > 0;
+    return r->has_value && r->time_s.n >= CLB_FLEET_JUDGE_MIN_CALLS && r->time_s.median > 0;
 }
 
 enum verdict { FINE, STRAGGLER, NOT_JUDGED };
@@ -180,7 +180,7 @@ enum verdict { FINE, STRAGGLER, NOT_JUDGED };
  * others need only their spread: however short, their slowest call is the
  * worst they saw.
  */
-static enum verdict judge(const struct grouping *g, size_t k, const struct clb_result_row *r,
+static enum verdict judge(const struct grouping *g, size_t k, const struct clb_row *r,
                           const struct clb_result_file *parsed, double median, double threshold,
                           double *scratch)
 {
@@ -190,10 +190,10 @@ static enum verdict judge(const struct grouping *g, size_t k, const struct clb_r
 
     if (!worse(r->value, bound, lower))
         return FINE;
-    if (!has_spread(r) || r->calls_s < CLB_FLEET_JUDGE_MIN_S)
+    if (!has_spread(r) || r->measured_s < CLB_FLEET_JUDGE_MIN_S)
         return NOT_JUDGED;
     for (size_t j = g->start[k]; j < g->start[k + 1]; j++) {
-        const struct clb_result_row *o = &parsed->rows[g->idx[j]];
+        const struct clb_row *o = &parsed->rows[g->idx[j]];
         if (o != r && has_spread(o))
             scratch[n++] = call_figure(o, false, lower);
     }
@@ -211,7 +211,7 @@ static json_t *figure_json(const struct grouping *g, size_t k, const struct clb_
                            json_t *rows, double threshold)
 {
     json_t *o = json_object(), *who = json_array(), *unjudged = json_array();
-    const struct clb_result_row *r = &parsed->rows[g->first[k]];
+    const struct clb_row *r = &parsed->rows[g->first[k]];
     const bool lower = clb_metric_lower_is_better(r->metric);
     const size_t n_rows = g->start[k + 1] - g->start[k];
     double sum = 0, lo = INFINITY, hi = -INFINITY, median = 0;
@@ -228,7 +228,7 @@ static json_t *figure_json(const struct grouping *g, size_t k, const struct clb_
         return NULL;
     }
     for (size_t j = g->start[k]; j < g->start[k + 1]; j++) {
-        const struct clb_result_row *q = &parsed->rows[g->idx[j]];
+        const struct clb_row *q = &parsed->rows[g->idx[j]];
         headline |= q->headline;
         if (q->has_value)
             values[n++] = q->value;
@@ -240,7 +240,7 @@ static json_t *figure_json(const struct grouping *g, size_t k, const struct clb_
         hi = fmax(hi, values[i]);
     }
     for (size_t j = g->start[k]; n && j < g->start[k + 1]; j++) {
-        const struct clb_result_row *q = &parsed->rows[g->idx[j]];
+        const struct clb_row *q = &parsed->rows[g->idx[j]];
         /* A peak width that is not its rank's best is listed, never judged. */
         const enum verdict v = q->has_value && q->headline
                                    ? judge(g, k, q, parsed, median, threshold, sorted) : FINE;
@@ -257,7 +257,7 @@ static json_t *figure_json(const struct grouping *g, size_t k, const struct clb_
     json_object_set_new(o, "backend", json_string(r->backend));
     json_object_set_new(o, "precision",
                         r->precision_name ? json_string(r->precision_name) : json_null());
-    json_object_set_new(o, "device_name", json_string(r->device));
+    json_object_set_new(o, "device_name", json_string(r->device_name));
     json_object_set_new(o, "slot", r->slot >= 0 ? json_integer(r->slot) : json_null());
     json_object_set_new(o, "host_cpu", r->host_cpu ? json_string(r->host_cpu) : json_null());
     json_object_set_new(o, "metric", json_string(r->metric));
@@ -431,8 +431,8 @@ json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double thr
 /* By rank; one rank's rows of a figure in row order (rows lie in one array). */
 static int cmp_rank(const void *a, const void *b)
 {
-    const struct clb_result_row *x = *(const struct clb_result_row *const *)a;
-    const struct clb_result_row *y = *(const struct clb_result_row *const *)b;
+    const struct clb_row *x = *(const struct clb_row *const *)a;
+    const struct clb_row *y = *(const struct clb_row *const *)b;
     if (x->rank != y->rank)
         return (x->rank > y->rank) - (x->rank < y->rank);
     return (x > y) - (x < y);
@@ -443,11 +443,11 @@ static bool figure_stats(const struct clb_result_file *f, size_t k, struct clb_f
 {
     json_t *o = json_array_get(json_object_get(f->fleet, "figures"), k);
     json_t *ranks = json_object_get(o, "ranks");
-    const struct clb_result_row *r = g->first;
+    const struct clb_row *r = g->first;
 
     if (!json_is_object(o) || strcmp(str(o, "benchmark"), r->benchmark_name) ||
         strcmp(str(o, "case"), r->case_) || strcmp(str(o, "backend"), r->backend) ||
-        strcmp(str(o, "device_name"), r->device) || strcmp(str(o, "metric"), r->metric) ||
+        strcmp(str(o, "device_name"), r->device_name) || strcmp(str(o, "metric"), r->metric) ||
         !json_is_integer(ranks) || (size_t)json_integer_value(ranks) != g->n_values)
         return false;
     if (!g->n_values)
@@ -470,7 +470,7 @@ static void figure_from_rows(struct clb_fleet_figure *g, double *sorted)
 
     g->sum = 0, g->min = INFINITY, g->max = -INFINITY, g->median = 0;
     for (size_t i = 0; i < g->n_rows; i++) {
-        const struct clb_result_row *r = g->rows[i];
+        const struct clb_row *r = g->rows[i];
         if (r->fleet_median > 0)
             g->median = r->fleet_median;
         if (!r->has_value)
@@ -529,7 +529,7 @@ static int read_fleet_object(json_t *fleet, size_t room, struct clb_fleet_figure
 
 /* Figure k of the grouping, its rows from rows (room for them) in rank order. */
 static void figure_read(const struct clb_result_file *f, const struct grouping *grp, size_t k,
-                        const struct clb_result_row **rows, struct clb_fleet_figure *g,
+                        const struct clb_row **rows, struct clb_fleet_figure *g,
                         double *sorted)
 {
     *g = (struct clb_fleet_figure){ .first = &f->rows[grp->first[k]], .rows = rows };
@@ -549,8 +549,8 @@ static void figure_read(const struct clb_result_file *f, const struct grouping *
 /* By host, then by rank. */
 static int cmp_host(const void *a, const void *b)
 {
-    const struct clb_result_row *p = *(const struct clb_result_row *const *)a;
-    const struct clb_result_row *q = *(const struct clb_result_row *const *)b;
+    const struct clb_row *p = *(const struct clb_row *const *)a;
+    const struct clb_row *q = *(const struct clb_row *const *)b;
     const int c = strcmp(p->host, q->host);
     return c ? c : (p->rank > q->rank) - (p->rank < q->rank);
 }
@@ -565,7 +565,7 @@ static int cmp_first_rank(const void *a, const void *b)
 /* rank_hosts from ranks (one row per rank), by a sort; its ranks after hosts'. 0, or -1. */
 static int group_rank_hosts(struct clb_fleet_figures *out)
 {
-    const struct clb_result_row **t = malloc((out->n_ranks + 1) * sizeof(*t));
+    const struct clb_row **t = malloc((out->n_ranks + 1) * sizeof(*t));
     long long *ranks = out->ranks_;
 
     out->rank_hosts = calloc(out->n_ranks + 1, sizeof(*out->rank_hosts));
@@ -592,19 +592,19 @@ static int group_rank_hosts(struct clb_fleet_figures *out)
 /* GEMM rows of one backend, device and precision. */
 static int cmp_gemm_kind(const void *a, const void *b)
 {
-    const struct clb_result_row *p = *(const struct clb_result_row *const *)a;
-    const struct clb_result_row *q = *(const struct clb_result_row *const *)b;
+    const struct clb_row *p = *(const struct clb_row *const *)a;
+    const struct clb_row *q = *(const struct clb_row *const *)b;
     int c = strcmp(p->backend, q->backend);
 
     if (!c)
-        c = strcmp(p->device, q->device);
+        c = strcmp(p->device_name, q->device_name);
     return c ? c : clb_result_row_cmp_precision(p, q);
 }
 
 /* Each figure's lead, the largest GEMM size of each kind found by a sort. 0, or -1. */
 static int mark_leads(const struct clb_result_file *f, struct clb_fleet_figures *out)
 {
-    const struct clb_result_row **t = malloc((f->n_rows + 1) * sizeof(*t));
+    const struct clb_row **t = malloc((f->n_rows + 1) * sizeof(*t));
     double *largest = malloc((f->n_rows + 1) * sizeof(*largest)); /* by row index */
     size_t n = 0;
 
@@ -614,7 +614,7 @@ static int mark_leads(const struct clb_result_file *f, struct clb_fleet_figures 
         return -1;
     }
     for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *o = &f->rows[i];
+        const struct clb_row *o = &f->rows[i];
         if (o->host && o->benchmark == CLB_BENCH_GEMM && o->precision_name)
             t[n++] = o;
     }
@@ -627,7 +627,7 @@ static int mark_leads(const struct clb_result_file *f, struct clb_fleet_figures 
             largest[t[j] - f->rows] = top;
     }
     for (size_t k = 0; k < out->n; k++) {
-        const struct clb_result_row *r = out->figs[k].first;
+        const struct clb_row *r = out->figs[k].first;
         if (r->benchmark != CLB_BENCH_GEMM)
             out->figs[k].lead = r->headline;
         else

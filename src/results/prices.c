@@ -279,9 +279,9 @@ double clb_file_device_timed_s(const struct clb_result_file *f, const char *name
     double s = 0;
 
     for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *r = &f->rows[i];
-        if (!strcmp(r->device, name) && !strcmp(r->device_id, id ? id : "") && r->rank == rank)
-            s += r->calls_s;
+        const struct clb_row *r = &f->rows[i];
+        if (!strcmp(r->device_name, name) && !strcmp(r->device_id, id ? id : "") && r->rank == rank)
+            s += r->measured_s;
     }
     return s;
 }

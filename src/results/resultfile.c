@@ -63,14 +63,14 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The row's "times_s": every one a non-negative number (an empty or absent array: no calls). */
-static int read_calls(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
+static int read_calls(json_t *o, size_t i, struct clb_row *r, struct clb_error *e)
 {
     json_t *times = json_object_get(o, "times_s"), *t;
     size_t k, n = json_array_size(times);
     double *sorted;
 
-    r->n_calls = 0;
-    r->calls_s = r->fastest_s = r->call_median_s = r->slowest_s = 0;
+    r->time_s.n = r->n_times = 0;
+    r->measured_s = r->time_s.min = r->time_s.median = r->time_s.max = 0;
     r->times_s = NULL;
     if (!times || json_is_null(times) || (json_is_array(times) && n == 0))
         return 0;
@@ -89,19 +89,19 @@ static int read_calls(json_t *o, size_t i, struct clb_result_row *r, struct clb_
             return -1;
         }
         sorted[k] = json_number_value(t);
-        r->calls_s += sorted[k];
+        r->measured_s += sorted[k];
     }
     qsort(sorted, n, sizeof(*sorted), cmp_double);
-    r->n_calls = n;
-    r->fastest_s = sorted[0];
-    r->slowest_s = sorted[n - 1];
-    r->call_median_s = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    r->time_s.n = r->n_times = n;
+    r->time_s.min = sorted[0];
+    r->time_s.max = sorted[n - 1];
+    r->time_s.median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
     r->times_s = sorted;
     return 0;
 }
 
 /* A fleet file's row: who measured it, its figure's fleet median, whether it was flagged. */
-static int read_fleet(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
+static int read_fleet(json_t *o, size_t i, struct clb_row *r, struct clb_error *e)
 {
     json_t *rank = json_object_get(o, "rank"), *local = json_object_get(o, "local_rank");
     json_t *s = json_object_get(o, "straggler");
@@ -156,10 +156,10 @@ static int read_fleet(json_t *o, size_t i, struct clb_result_row *r, struct clb_
  * name this build does not know is read as given (new ones may come within a
  * version); percent is not read, it follows from the figure and the value.
  */
-static int read_datasheet(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
+static int read_datasheet(json_t *o, size_t i, struct clb_row *r, struct clb_error *e)
 {
     json_t *ds = json_object_get(o, "datasheet"), *derived;
-    struct clb_result_datasheet *d = &r->datasheet;
+    struct clb_datasheet_ref *d = &r->datasheet;
     const char *key = "datasheet";
 
     if (!ds || json_is_null(ds)) {
@@ -169,7 +169,7 @@ static int read_datasheet(json_t *o, size_t i, struct clb_result_row *r, struct 
     r->has_datasheet = ds && !json_is_null(ds);
     if (!r->has_datasheet)
         return 0;
-    if (!json_is_object(ds) || !(d->accelerator = opt_string(ds, "accelerator")) ||
+    if (!json_is_object(ds) || !(d->name = opt_string(ds, "accelerator")) ||
         !(d->figure = opt_string(ds, "figure")) ||
         (json_object_get(ds, "source") && !(d->source = opt_string(ds, "source")))) {
         clb_error_set(e, "results[%zu].%s is not an object with accelerator, figure "
@@ -230,7 +230,7 @@ static void upgrade_stream_row(json_t *o)
  * had "kernel" and "array_bytes" get them from it; this is the one place a
  * case is read back for what it names.
  */
-static void read_stream_case(struct clb_result_row *r)
+static void read_stream_case(struct clb_row *r)
 {
     static const char *const kernels[] = { "dot chunked", "copy", "mul", "add", "triad",
                                            "dot", "read", "local" };
@@ -242,12 +242,12 @@ static void read_stream_case(struct clb_result_row *r)
         return;
     const char *rest = r->case_ + p + 1;
     size_t len = 0;
-    for (size_t k = 0; !r->kernel && k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+    for (size_t k = 0; !r->kernel[0] && k < sizeof(kernels) / sizeof(kernels[0]); k++) {
         len = strlen(kernels[k]);
         if (!strncmp(rest, kernels[k], len) && (rest[len] == '\0' || rest[len] == ' '))
-            r->kernel = kernels[k];
+            snprintf(r->kernel, sizeof(r->kernel), "%s", kernels[k]);
     }
-    if (!r->kernel || strncmp(rest, r->kernel, len = strlen(r->kernel)) || rest[len] != ' ')
+    if (!r->kernel[0] || strncmp(rest, r->kernel, len = strlen(r->kernel)) || rest[len] != ' ')
         return;
     char *end;
     double v = strtod(rest + len + 1, &end);
@@ -263,21 +263,23 @@ static void read_stream_case(struct clb_result_row *r)
 }
 
 /* The typed fields behind a row's label: kernel, array_bytes, llc_bytes, work_per_call. */
-static int read_work(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
+static int read_work(json_t *o, size_t i, struct clb_row *r, struct clb_error *e)
 {
     bool present;
 
-    r->kernel = opt_string(o, "kernel");
+    const char *kernel = opt_string(o, "kernel");
+
+    snprintf(r->kernel, sizeof(r->kernel), "%s", kernel ? kernel : "");
     if (read_count(o, "array_bytes", i, &r->array_bytes, e) ||
         (!json_is_null(json_object_get(o, "llc_bytes")) &&
          read_count(o, "llc_bytes", i, &r->llc_bytes, e)) ||
-        read_figure(o, "work_per_call", i, &r->work_per_call, &present, e))
+        read_figure(o, "work_per_call", i, &r->work, &present, e))
         return -1;
     read_stream_case(r);
     return 0;
 }
 
-static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_error *e)
+static int read_row(json_t *o, size_t i, struct clb_row *r, struct clb_error *e)
 {
     bool present;
 
@@ -286,23 +288,28 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
         return -1;
     }
     upgrade_stream_row(o);
+    const char *case_, *backend;
     if (need_string(o, "benchmark", i, &r->benchmark_name, e) ||
-        need_string(o, "case", i, &r->case_, e) || need_string(o, "backend", i, &r->backend, e) ||
-        need_string(o, "device_name", i, &r->device, e) ||
-        need_string(o, "status", i, &r->status, e) || need_string(o, "metric", i, &r->metric, e))
+        need_string(o, "case", i, &case_, e) || need_string(o, "backend", i, &backend, e) ||
+        need_string(o, "device_name", i, &r->device_name, e) ||
+        need_string(o, "status", i, &r->status_name, e) ||
+        need_string(o, "metric", i, &r->metric, e))
         return -1;
+    snprintf(r->case_, sizeof(r->case_), "%s", case_);
+    snprintf(r->backend, sizeof(r->backend), "%s", backend);
+    r->status = clb_row_status_from_name(r->status_name);
     r->benchmark = clb_benchmark_from_name(r->benchmark_name);
     r->precision_name = opt_string(o, "precision");
     r->precision = clb_precision_from_name(r->precision_name);
     r->device_id = opt_string(o, "device");
     if (!r->device_id)
         r->device_id = "";
-    if (read_count(o, "m", i, &r->m, e) || read_count(o, "n", i, &r->n, e) ||
-        read_count(o, "k", i, &r->k, e))
+    if (read_count(o, "m", i, &r->shape.m, e) || read_count(o, "n", i, &r->shape.n, e) ||
+        read_count(o, "k", i, &r->shape.k, e))
         return -1;
     if (read_figure(o, r->metric, i, &r->value, &present, e))
         return -1;
-    r->has_value = present && strcmp(r->status, "ok") == 0;
+    r->has_value = present && r->status == CLB_ROW_OK;
     char best_key[80];
     snprintf(best_key, sizeof(best_key), "%s_best", r->metric);
     if (read_figure(o, best_key, i, &r->best, &present, e))
@@ -337,15 +344,15 @@ static int read_row(json_t *o, size_t i, struct clb_result_row *r, struct clb_er
         clb_error_set(e, "results[%zu].tuned is not true/false", i);
         return -1;
     }
-    r->role = opt_string(o, "role");
-    r->phase = opt_string(o, "phase");
+    r->role.role = opt_string(o, "role");
+    r->role.phase = opt_string(o, "phase");
     json_t *pl = json_object_get(o, "per_layer");
-    if (r->role && (!r->phase || !json_is_integer(pl) || json_integer_value(pl) < 1 ||
+    if (r->role.role && (!r->role.phase || !json_is_integer(pl) || json_integer_value(pl) < 1 ||
                     json_integer_value(pl) > 64)) {
         clb_error_set(e, "results[%zu]: a role needs a phase and per_layer (1 to 64)", i);
         return -1;
     }
-    r->per_layer = r->role ? (unsigned)json_integer_value(pl) : 0;
+    r->role.per_layer = r->role.role ? (unsigned)json_integer_value(pl) : 0;
     if (read_figure(json_object_get(o, "time"), "median_s", i, &r->median_s, &present, e) ||
         read_calls(o, i, r, e) || read_datasheet(o, i, r, e) || read_work(o, i, r, e))
         return -1;
@@ -368,7 +375,7 @@ static void derive_copy(json_t *c, const char *as, json_t *o, const char *key)
 }
 
 /* What src/output/gemm.c and micro.c write as "config", from what older files hold. */
-static json_t *derive_config(json_t *root, json_t *o, const struct clb_result_row *r)
+static json_t *derive_config(json_t *root, json_t *o, const struct clb_row *r)
 {
     json_t *c = json_object();
 
@@ -537,7 +544,7 @@ static int parse(struct clb_result_file *f, const char *text, size_t len, struct
         return -1;
     }
     for (size_t i = 0; i < f->n_rows; i++) {
-        struct clb_result_row *r = &f->rows[i];
+        struct clb_row *r = &f->rows[i];
         if (read_row(json_array_get(results, i), i, r, e))
             return -1;
         if (!r->config) {
@@ -598,24 +605,24 @@ void clb_result_file_destroy(struct clb_result_file *f)
     free(f);
 }
 
-bool clb_result_row_same_place(const struct clb_result_row *a, const struct clb_result_row *b)
+bool clb_result_row_same_place(const struct clb_row *a, const struct clb_row *b)
 {
-    return !strcmp(a->device, b->device) && !strcmp(a->device_id, b->device_id);
+    return !strcmp(a->device_name, b->device_name) && !strcmp(a->device_id, b->device_id);
 }
 
-bool clb_result_row_same_device(const struct clb_result_row *a, const struct clb_result_row *b)
+bool clb_result_row_same_device(const struct clb_row *a, const struct clb_row *b)
 {
     return clb_result_row_same_place(a, b) && a->rank == b->rank;
 }
 
-double clb_result_row_datasheet_percent(const struct clb_result_row *r)
+double clb_result_row_datasheet_percent(const struct clb_row *r)
 {
     return r->has_value && r->has_datasheet ? 100.0 * r->value / r->datasheet.value : 0;
 }
 
-double clb_result_row_cube_size(const struct clb_result_row *r)
+double clb_result_row_cube_size(const struct clb_row *r)
 {
-    return cbrt((double)r->m * (double)r->n * (double)r->k);
+    return cbrt((double)r->shape.m * (double)r->shape.n * (double)r->shape.k);
 }
 
 static bool same_name(const char *a, const char *b)
@@ -623,17 +630,17 @@ static bool same_name(const char *a, const char *b)
     return a == b || (a && b && !strcmp(a, b));
 }
 
-bool clb_result_row_same_benchmark(const struct clb_result_row *a, const struct clb_result_row *b)
+bool clb_result_row_same_benchmark(const struct clb_row *a, const struct clb_row *b)
 {
     return a->benchmark == b->benchmark && same_name(a->benchmark_name, b->benchmark_name);
 }
 
-bool clb_result_row_same_precision(const struct clb_result_row *a, const struct clb_result_row *b)
+bool clb_result_row_same_precision(const struct clb_row *a, const struct clb_row *b)
 {
     return clb_result_row_cmp_precision(a, b) == 0;
 }
 
-int clb_result_row_cmp_precision(const struct clb_result_row *a, const struct clb_result_row *b)
+int clb_result_row_cmp_precision(const struct clb_row *a, const struct clb_row *b)
 {
     const char *x = a->precision_name, *y = b->precision_name;
 
@@ -642,14 +649,14 @@ int clb_result_row_cmp_precision(const struct clb_result_row *a, const struct cl
     return x == y ? 0 : !x ? -1 : !y ? 1 : strcmp(x, y);
 }
 
-bool clb_result_row_is_triad(const struct clb_result_row *r)
+bool clb_result_row_is_triad(const struct clb_row *r)
 {
     return r->benchmark == CLB_BENCH_BANDWIDTH &&
            (!strcmp(r->case_, "fp32 triad") || !strcmp(r->case_, "fp64 triad"));
 }
 
-bool clb_result_row_is_sized_triad(const struct clb_result_row *r)
+bool clb_result_row_is_sized_triad(const struct clb_row *r)
 {
-    return r->benchmark == CLB_BENCH_BANDWIDTH && r->sized && r->kernel &&
+    return r->benchmark == CLB_BENCH_BANDWIDTH && r->sized &&
            !strcmp(r->kernel, "triad");
 }

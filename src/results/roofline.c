@@ -12,18 +12,18 @@ static double elem_bytes(enum clb_precision precision)
 }
 
 /* A verified figure of `device` from the rank of of_rank (in a single run, any row). */
-static bool measured_on(const struct clb_result_row *r, const char *device,
-                        const struct clb_result_row *of_rank)
+static bool measured_on(const struct clb_row *r, const char *device,
+                        const struct clb_row *of_rank)
 {
-    return !strcmp(r->device, device) && r->has_value && r->rank == of_rank->rank;
+    return !strcmp(r->device_name, device) && r->has_value && r->rank == of_rank->rank;
 }
 
 int clb_roofline_of(const struct clb_result_file *f, const char *device,
-                    const struct clb_result_row *of_rank, struct clb_roofline *roof)
+                    const struct clb_row *of_rank, struct clb_roofline *roof)
 {
     memset(roof, 0, sizeof(*roof));
     for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *r = &f->rows[i];
+        const struct clb_row *r = &f->rows[i];
         if (!measured_on(r, device, of_rank))
             continue;
         if (clb_result_row_is_triad(r))
@@ -40,11 +40,11 @@ int clb_roofline_of(const struct clb_result_file *f, const char *device,
     if (!(roof->points = calloc(f->n_rows + 1, sizeof(*roof->points))))
         return -1;
     for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *r = &f->rows[i];
-        if (!measured_on(r, device, of_rank) || r->benchmark != CLB_BENCH_GEMM || !r->m)
+        const struct clb_row *r = &f->rows[i];
+        if (!measured_on(r, device, of_rank) || r->benchmark != CLB_BENCH_GEMM || !r->shape.m)
             continue;
-        const double ai = 2.0 * r->m * r->n * r->k /
-                          (((double)r->m * r->k + (double)r->k * r->n + 2.0 * r->m * r->n) *
+        const double ai = 2.0 * r->shape.m * r->shape.n * r->shape.k /
+                          (((double)r->shape.m * r->shape.k + (double)r->shape.k * r->shape.n + 2.0 * r->shape.m * r->shape.n) *
                            elem_bytes(r->precision));
         const int p = r->precision == CLB_FP64 ? 1 : r->precision == CLB_FP16 ? 2 : 0;
         roof->points[roof->n_points++] = (struct clb_roof_point){ r, ai, p };

@@ -25,9 +25,9 @@ static struct clb_device_speed *entry(const struct clb_speed_row *r,
     return &out[(*n)++];
 }
 
-static bool prefill_row(const struct clb_result_row *r)
+static bool prefill_row(const struct clb_row *r)
 {
-    return r->role && r->phase && !strcmp(r->phase, "prefill") && r->has_value &&
+    return r->role.role && r->role.phase && !strcmp(r->role.phase, "prefill") && r->has_value &&
            r->median_s > 0 && r->benchmark == CLB_BENCH_GEMM;
 }
 
@@ -36,16 +36,16 @@ size_t clb_speed_rows_of_file(const struct clb_result_file *f, struct clb_speed_
     size_t n = 0;
 
     for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *r = &f->rows[i];
+        const struct clb_row *r = &f->rows[i];
         const bool triad = clb_result_row_is_triad(r) && r->has_value;
         if (!triad && !prefill_row(r))
             continue;
-        rows[n++] = (struct clb_speed_row){ .device = r->device, .device_id = r->device_id,
+        rows[n++] = (struct clb_speed_row){ .device = r->device_name, .device_id = r->device_id,
                                             .host = r->host, .rank = r->rank,
                                             .backend = r->backend, .precision = r->precision,
                                             .triad = triad, .bandwidth_gbps = r->value,
-                                            .prefill = !triad, .per_layer = r->per_layer,
-                                            .m = r->m, .n = r->n, .k = r->k,
+                                            .prefill = !triad, .per_layer = r->role.per_layer,
+                                            .m = r->shape.m, .n = r->shape.n, .k = r->shape.k,
                                             .median_s = r->median_s };
     }
     return n;

@@ -161,32 +161,32 @@ void clb_sweep_judge(const struct clb_sweep_size *size, size_t n, uint64_t llc_b
     finding_text(size, llc_bytes, f);
 }
 
-bool clb_sweep_row(const struct clb_result_row *r)
+bool clb_sweep_row(const struct clb_row *r)
 {
     return r->benchmark == CLB_BENCH_BANDWIDTH && r->has_value && r->precision_name &&
-           !strcmp(r->metric, "gbps") && r->kernel && r->sized && r->array_bytes > 0;
+           !strcmp(r->metric, "gbps") && r->kernel[0] && r->sized && r->array_bytes > 0;
 }
 
-static double bytes_per_call(const struct clb_result_row *r)
+static double bytes_per_call(const struct clb_row *r)
 {
     json_t *w = json_object_get(r->config, "bytes_per_call");
 
-    return r->work_per_call > 0 ? r->work_per_call : json_is_number(w) ? json_number_value(w) : 0;
+    return r->work > 0 ? r->work : json_is_number(w) ? json_number_value(w) : 0;
 }
 
-bool clb_sweep_triad(const struct clb_result_row *r)
+bool clb_sweep_triad(const struct clb_row *r)
 {
     return clb_sweep_row(r) && clb_result_row_is_sized_triad(r) && bytes_per_call(r) > 0;
 }
 
-void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *dev,
+void clb_sweep_of(const struct clb_result_file *f, const struct clb_row *dev,
                   struct clb_sweep *s)
 {
     uint64_t llc_bytes = 0;
 
     memset(s, 0, sizeof(*s));
     for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *r = &f->rows[i];
+        const struct clb_row *r = &f->rows[i];
         if (!clb_result_row_same_device(r, dev) || !clb_sweep_triad(r) ||
             !clb_result_row_same_precision(r, dev))
             continue;
@@ -201,7 +201,7 @@ void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *
         struct clb_sweep_size *z = &s->size[s->n_triad];
         z->array_bytes = r->array_bytes;
         z->value = r->value;
-        clb_sweep_spread(r->times_s, r->n_calls, bytes_per_call(r), &z->lo, &z->hi);
+        clb_sweep_spread(r->times_s, r->time_s.n, bytes_per_call(r), &z->lo, &z->hi);
         s->triad[s->n_triad++] = r;
     }
     clb_sweep_judge(s->size, s->n_triad, llc_bytes, &s->finding);
@@ -210,9 +210,9 @@ void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *
 /* By place and precision, then in row order (the rows lie in one array). */
 static int cmp_place(const void *a, const void *b)
 {
-    const struct clb_result_row *p = *(const struct clb_result_row *const *)a;
-    const struct clb_result_row *q = *(const struct clb_result_row *const *)b;
-    int c = strcmp(p->device, q->device);
+    const struct clb_row *p = *(const struct clb_row *const *)a;
+    const struct clb_row *q = *(const struct clb_row *const *)b;
+    int c = strcmp(p->device_name, q->device_name);
 
     if (!c)
         c = strcmp(p->device_id, q->device_id);
@@ -223,14 +223,14 @@ static int cmp_place(const void *a, const void *b)
 
 static int cmp_row(const void *a, const void *b)
 {
-    const struct clb_result_row *p = *(const struct clb_result_row *const *)a;
-    const struct clb_result_row *q = *(const struct clb_result_row *const *)b;
+    const struct clb_row *p = *(const struct clb_row *const *)a;
+    const struct clb_row *q = *(const struct clb_row *const *)b;
     return (p > q) - (p < q);
 }
 
 int clb_sweeps_of(const struct clb_result_file *f, struct clb_sweeps *out)
 {
-    const struct clb_result_row **t = malloc((f->n_rows + 1) * sizeof(*t));
+    const struct clb_row **t = malloc((f->n_rows + 1) * sizeof(*t));
     size_t n = 0, m = 0;
 
     memset(out, 0, sizeof(*out));

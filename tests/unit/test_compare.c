@@ -123,7 +123,7 @@ static const char *micro_row(const char *benchmark, const char *case_, const cha
     return buf;
 }
 
-static bool config_is(const struct clb_result_row *r, const char *want)
+static bool config_is(const struct clb_row *r, const char *want)
 {
     char text[512];
     snprintf(text, sizeof(text), "%s", want);
@@ -713,9 +713,9 @@ static void datasheet_read(void **state)
              dev_row("clblast", "'datasheet': {'accelerator': 'GPU X', 'figure': "
                      "'fp32_vector', 'value': 1000},", "failed", 10, r[4], 512));
     struct clb_result_file *f = doc("a.json", "", rows);
-    const struct clb_result_datasheet *d = &f->rows[0].datasheet;
+    const struct clb_datasheet_ref *d = &f->rows[0].datasheet;
     assert_true(f->rows[0].has_datasheet);
-    assert_string_equal(d->accelerator, "NVIDIA H100 PCIe 80GB");
+    assert_string_equal(d->name, "NVIDIA H100 PCIe 80GB");
     assert_string_equal(d->figure, "fp32_vector");
     assert_string_equal(d->source, "NVIDIA");
     assert_true(d->value == 51000 && !d->derived && d->cores == 0);

@@ -301,7 +301,7 @@ static void assert_rank2(const struct clb_result_file *rf, bool straggler, bool 
 {
     size_t n = 0;
     for (size_t i = 0; i < rf->n_rows; i++) {
-        const struct clb_result_row *r = &rf->rows[i];
+        const struct clb_row *r = &rf->rows[i];
         if (r->rank != 2 || !r->has_value)
             continue;
         n++;

@@ -42,26 +42,26 @@ static void from_file(void **state)
     /* The up/gate GEMM twice as slow: the layer's rate is its work over its time, 2x counted. */
     double w = 0, t = 0;
     for (size_t i = 0; i < f->n_rows; i++) {
-        struct clb_result_row *r = &f->rows[i];
-        if (!r->role)
+        struct clb_row *r = &f->rows[i];
+        if (!r->role.role)
             continue;
-        if (!strcmp(r->role, "mlp up/gate"))
+        if (!strcmp(r->role.role, "mlp up/gate"))
             r->median_s *= 2;
-        w += r->per_layer * 2.0 * (double)r->m * (double)r->n * (double)r->k;
-        t += r->per_layer * r->median_s;
+        w += r->role.per_layer * 2.0 * (double)r->shape.m * (double)r->shape.n * (double)r->shape.k;
+        t += r->role.per_layer * r->median_s;
     }
     n = clb_result_speeds(f, CLB_PRECISION_NONE, s, 8);
     assert_true(s[0].prefill_gflops < 100 && fabs(s[0].prefill_gflops - w / t * 1e-9) < 1e-9);
     /* A failed row is no figure: without it, part of a layer. */
     for (size_t i = 0; i < f->n_rows; i++)
-        if (f->rows[i].role && !strcmp(f->rows[i].role, "qkv"))
+        if (f->rows[i].role.role && !strcmp(f->rows[i].role.role, "qkv"))
             f->rows[i].has_value = false;
     n = clb_result_speeds(f, CLB_PRECISION_NONE, s, 8);
     assert_int_equal(s[0].prefill_roles, 3);
     /* Two precisions of part of a layer each: the one asked for wins, even when slower. */
     for (size_t i = 0; i < f->n_rows; i++)
-        if (f->rows[i].role && (!strcmp(f->rows[i].role, "mlp up/gate") ||
-                                !strcmp(f->rows[i].role, "mlp down"))) {
+        if (f->rows[i].role.role && (!strcmp(f->rows[i].role.role, "mlp up/gate") ||
+                                !strcmp(f->rows[i].role.role, "mlp down"))) {
             f->rows[i].precision_name = "fp16";
             f->rows[i].precision = CLB_FP16;
             f->rows[i].median_s /= 4;

@@ -260,9 +260,9 @@ static void file(void **state)
         struct clb_sweep_size size[2];
         struct clb_sweep_finding run;
         for (size_t k = 0; k < 2; k++) {
-            const struct clb_result_row *r = s.triad[k];
+            const struct clb_row *r = s.triad[k];
             size[k] = (struct clb_sweep_size){ .array_bytes = r->array_bytes, .value = r->value };
-            clb_sweep_spread(r->times_s, r->n_calls, r->work_per_call, &size[k].lo, &size[k].hi);
+            clb_sweep_spread(r->times_s, r->time_s.n, r->work, &size[k].lo, &size[k].hi);
         }
         clb_sweep_judge(size, 2, s.triad[0]->llc_bytes, &run);
         assert_string_equal(run.text, s.finding.text);

@@ -104,10 +104,11 @@ struct clb_row {
     enum clb_precision precision;  /* peak: any; gemm: fp32, fp64, fp16; bandwidth: fp32,
                                       fp64; else NONE (clb_micro_add's) */
     const struct clb_device *device; /* NULL: the host CPU (a host backend, the host peak) */
-    char backend[48];           /* who measured: "clblast", "clblast-untuned", "openblas";
+    char backend[64];           /* who measured: "clblast", "clblast-untuned", "openblas";
                                    "host" (the host peak); "" for clbench's own micro kernels */
-    char case_[64];             /* micro rows: "fp32 x8", "triad", "h2d pinned 16 MiB"; gemm rows
-                                   name theirs from shape and mode (clb_gemm_row_label) */
+    char case_[160];            /* micro and file rows: "fp32 x8", "fp32 triad", "h2d pinned 16
+                                   MiB"; measured gemm rows name theirs from shape and mode
+                                   (clb_gemm_row_label) */
     const char *metric;         /* "gflops", "giops", "gbps", "us" */
     enum clb_row_status status;
     char reason[512];           /* for every status but OK */
@@ -208,6 +209,53 @@ struct clb_row {
     double alt_value;           /* from alt_times_s, by the headline's statistic (GB/s) */
     const char *isa;            /* host peak: the variant's instruction set, "avx2+fma"; else
                                    NULL. Static. */
+
+    /*
+     * Rows read back from a result document (clbench/results/resultfile.h;
+     * docs/result-schema.md), strings borrowed from it; NULL and 0 in a row
+     * just measured. Beside them the reader fills the parts above the file
+     * holds: benchmark, precision, backend, case_, metric, status, reason-less
+     * figures (value, best, speedup, headline, width), shape and role of gemm
+     * rows, times_s (ascending, owned by the file) and time_s's n, min,
+     * median and max with measured_s their sum, kernel, work, array_bytes,
+     * llc_bytes and the datasheet (name: its accelerator).
+     */
+    const char *benchmark_name; /* as the file names it, "gemm" (benchmark OTHER: unknown) */
+    const char *precision_name; /* NULL when absent (precision NONE: absent or unknown) */
+    const char *status_name;    /* "ok", "failed", ... as the file says */
+    const char *device_name;    /* "host CPU" for host backends */
+    const char *device_id;      /* "P:D", "host"; "" when absent */
+    bool has_value;             /* status ok and the figure present */
+    bool baseline;              /* the CPU baseline's own row */
+    const char *baseline_handicap; /* why that baseline is slower than its CPU can be; NULL:
+                                      it is not (or the file does not say) */
+    /*
+     * The row's "config" object, what must match for another run's figure to
+     * be comparable (borrowed: owned by the file). Files written before
+     * "config" existed get one derived from the rest of the document, equal
+     * to what the writer would have written: gemm {tuned, alpha, beta,
+     * transfers} from the row and "options", plus {threads, blas_core} from
+     * "libraries" for host rows; peak {width}; bandwidth {bytes_per_call}
+     * from work_per_call; {} else.
+     */
+    struct json_t *config;
+    /*
+     * Fleet files only (a run under mpirun/srun): the rank that measured the
+     * row, its node and its rank on that node; host NULL and rank,
+     * local_rank -1 in a single run's file.
+     */
+    const char *host;
+    int rank, local_rank;
+    int slot;                   /* its device's place among its rank's devices; -1: none */
+    const char *host_cpu;       /* a host row's CPU model; NULL otherwise */
+    bool straggler;             /* judged beyond the run's threshold from its figure's median */
+    bool judged;                /* false: beyond the threshold, but its calls too few, too short
+                                   or too spread to tell it from noise; true when absent */
+    double fleet_median;        /* that median over the ranks' verified figures; 0: none */
+    bool has_datasheet;         /* the row carries a datasheet object (whatever its status) */
+    bool sized;                 /* a bandwidth row whose case names its size: one size of a
+                                   `bandwidth --sizes` sweep */
+    double median_s;            /* the median timed call, s (0: none) */
 };
 
 #endif

@@ -85,6 +85,8 @@ enum clb_row_status {
 };
 
 const char *clb_row_status_name(enum clb_row_status s); /* "ok", "failed", ... */
+/* The status called name; CLB_ROW_ERROR for a name not in the table. */
+enum clb_row_status clb_row_status_from_name(const char *name);
 
 /*
  * Parameters of a tunable kernel as name/value pairs ("KWG" = 32), in the

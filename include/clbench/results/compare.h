@@ -79,14 +79,14 @@ struct clb_figure_spread {
 enum { CLB_COMPARE_MIN_CALLS = 3 };
 
 struct clb_compare_row {
-    const struct clb_result_row *row[CLB_COMPARE_MAX_FILES]; /* [0] the first file's; NULL: absent */
+    const struct clb_row *row[CLB_COMPARE_MAX_FILES]; /* [0] the first file's; NULL: absent */
     double ratio[CLB_COMPARE_MAX_FILES]; /* row[i] / row[0]; 0 when either has no figure */
     enum clb_noise noise[CLB_COMPARE_MAX_FILES]; /* ratio[i]'s; UNKNOWN where no ratio, [0] */
 };
 
 struct clb_compare_group {
     const char *benchmark, *metric;         /* "gemm", "gflops" */
-    const struct clb_result_row *first;     /* the first file's row that opened the group */
+    const struct clb_row *first;     /* the first file's row that opened the group */
     const char *device0, *backend, *device; /* first file's device, backend, other's device */
     const char *host; /* with a fleet file: the host the rows were measured on, else NULL */
     int local_rank;   /* and the rank on it (0 for a single run's row); -1 with host NULL */
@@ -105,7 +105,7 @@ struct clb_config_diff {
 
 /* A row of the first file and a candidate of another that differ in config. */
 struct clb_compare_unpaired {
-    const struct clb_result_row *first, *other;
+    const struct clb_row *first, *other;
     size_t file;                                 /* the other file's index */
     struct clb_config_diff diff[CLB_CONFIG_MAX_DIFFS]; /* the first n_diffs differences */
     size_t n_diffs;
@@ -156,10 +156,10 @@ bool clb_compare_row_regressed(const struct clb_comparison *c, const struct clb_
                                size_t i);
 
 /* "median" or "best": which call a row's headline is (its config's "stat"; absent: median). */
-const char *clb_compare_stat(const struct clb_result_row *r);
+const char *clb_compare_stat(const struct clb_row *r);
 
 /* Row r's spread (see struct clb_figure_spread). */
-struct clb_figure_spread clb_compare_spread(const struct clb_result_row *r);
+struct clb_figure_spread clb_compare_spread(const struct clb_row *r);
 
 /* Two figures' spreads: within noise when they overlap; unknown when either is. */
 enum clb_noise clb_compare_noise(struct clb_figure_spread a, struct clb_figure_spread b);
@@ -192,8 +192,8 @@ void clb_config_value_str(const char *key, json_t *v, char *buf, size_t len);
  * when neither is a fleet row (host NULL); otherwise the same host and local
  * rank, where a single run's row stands at (fb's or fa's host.hostname, 0).
  */
-bool clb_compare_same_place(const struct clb_result_file *fa, const struct clb_result_row *a,
-                            const struct clb_result_file *fb, const struct clb_result_row *b);
+bool clb_compare_same_place(const struct clb_result_file *fa, const struct clb_row *a,
+                            const struct clb_result_file *fb, const struct clb_row *b);
 
 /* Whether two device names match, directly or through a pair. */
 bool clb_devices_match(const char *first, const char *other, const struct clb_pair_list *pairs);

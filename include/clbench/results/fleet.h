@@ -18,7 +18,7 @@
  * ranks in one step: the same benchmark, case, backend, precision, device
  * name, metric and config (clb_config_equal), device slot, and host CPU.
  */
-bool clb_fleet_same_figure(const struct clb_result_row *a, const struct clb_result_row *b);
+bool clb_fleet_same_figure(const struct clb_row *a, const struct clb_row *b);
 
 /*
  * What a rank's row needs to be judged a straggler or not: this many timed
@@ -79,8 +79,8 @@ json_t *clb_fleet_merge(const struct clb_fleet_part *parts, size_t n, double thr
  * their first rows appear.
  */
 struct clb_fleet_figure {
-    const struct clb_result_row *first;       /* its identity (the first row seen) */
-    const struct clb_result_row *const *rows; /* n_rows, in rank order (borrowed) */
+    const struct clb_row *first;       /* its identity (the first row seen) */
+    const struct clb_row *const *rows; /* n_rows, in rank order (borrowed) */
     size_t n_rows, n_values, n_stragglers, n_unmeasured;
     double sum, min, median, max;             /* over the n_values verified rows */
     bool headline; /* a row of it is a headline (not a peak width below its rank's best), as
@@ -111,9 +111,9 @@ struct clb_fleet_figures {
     const struct clb_result_file *file; /* borrowed: what was read */
     struct clb_fleet_figure *figs; /* owned */
     size_t n;
-    const struct clb_result_row **ranks; /* one row per rank, in rank order */
+    const struct clb_row **ranks; /* one row per rank, in rank order */
     size_t n_ranks;
-    const struct clb_result_row **rows_; /* owned storage behind figs[].rows and ranks */
+    const struct clb_row **rows_; /* owned storage behind figs[].rows and ranks */
     /* The rest of "fleet", as written (0 or none where absent): */
     long long world_ranks;         /* fleet.ranks: the run's ranks, those that sent nothing too */
     double threshold;              /* fleet.threshold, a fraction (f->fleet_threshold: checked) */

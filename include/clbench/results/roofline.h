@@ -18,7 +18,7 @@ enum { CLB_ROOF_PRECISIONS = 3 };
 extern const enum clb_precision clb_roof_precision[CLB_ROOF_PRECISIONS];
 
 struct clb_roof_point {
-    const struct clb_result_row *row; /* a verified GEMM row (borrowed) */
+    const struct clb_row *row; /* a verified GEMM row (borrowed) */
     double intensity;                 /* FLOP/byte */
     int precision;                    /* index into clb_roof_precision (fp32 for others) */
 };
@@ -36,7 +36,7 @@ struct clb_roofline {
  * empty), -1 out of memory.
  */
 int clb_roofline_of(const struct clb_result_file *f, const char *device,
-                    const struct clb_result_row *of_rank, struct clb_roofline *r);
+                    const struct clb_row *of_rank, struct clb_roofline *r);
 void clb_roofline_finish(struct clb_roofline *r);
 
 #endif

@@ -81,19 +81,19 @@ enum { CLB_SWEEP_MAX_TRIADS = 64 };
  * against the first one's llc_bytes.
  */
 struct clb_sweep {
-    const struct clb_result_row *triad[CLB_SWEEP_MAX_TRIADS];
+    const struct clb_row *triad[CLB_SWEEP_MAX_TRIADS];
     struct clb_sweep_size size[CLB_SWEEP_MAX_TRIADS];
     size_t n_triad, n_sizes; /* rows; distinct sizes among them */
     struct clb_sweep_finding finding;
 };
 
 /* A verified GB/s bandwidth row of one array size of a sweep (clb_result_row.sized). */
-bool clb_sweep_row(const struct clb_result_row *r);
+bool clb_sweep_row(const struct clb_row *r);
 /* A sweep row of the triad (clb_result_row_is_sized_triad) with its bytes per call. */
-bool clb_sweep_triad(const struct clb_result_row *r);
+bool clb_sweep_triad(const struct clb_row *r);
 
 /* Fills s for dev's device and precision in f. */
-void clb_sweep_of(const struct clb_result_file *f, const struct clb_result_row *dev,
+void clb_sweep_of(const struct clb_result_file *f, const struct clb_row *dev,
                   struct clb_sweep *s);
 
 /*

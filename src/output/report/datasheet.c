@@ -46,7 +46,7 @@ static void figure_value(FILE *out, double v)
  * best width, triad, or the fastest GEMM row of its precision and device
  * (the first of equals).
  */
-static bool datasheet_bar(const struct clb_result_file *f, const struct clb_result_row *r)
+static bool datasheet_bar(const struct clb_result_file *f, const struct clb_row *r)
 {
     if (!r->has_value || !r->has_datasheet)
         return false;
@@ -56,7 +56,7 @@ static bool datasheet_bar(const struct clb_result_file *f, const struct clb_resu
         return clb_result_row_is_triad(r);
     if (r->benchmark != CLB_BENCH_GEMM || !r->precision_name)
         return false;
-    for (const struct clb_result_row *o = f->rows; o < f->rows + f->n_rows; o++)
+    for (const struct clb_row *o = f->rows; o < f->rows + f->n_rows; o++)
         if (o != r && o->has_value && o->has_datasheet && o->benchmark == CLB_BENCH_GEMM &&
             clb_result_row_same_precision(o, r) && clb_result_row_same_device(o, r) &&
             (o->value > r->value || (o->value == r->value && o < r)))
@@ -65,12 +65,12 @@ static bool datasheet_bar(const struct clb_result_file *f, const struct clb_resu
 }
 
 /* "datasheet of NVIDIA H100 PCIe 80GB = 51000 GFLOP/s", "derived peak of AMD Zen 4: ..." */
-static void datasheet_against(FILE *out, const struct clb_result_row *r)
+static void datasheet_against(FILE *out, const struct clb_row *r)
 {
-    const struct clb_result_datasheet *d = &r->datasheet;
+    const struct clb_datasheet_ref *d = &r->datasheet;
 
     fputs(d->derived ? "derived peak of " : "datasheet of ", out);
-    svg_esc(out, d->accelerator);
+    svg_esc(out, d->name);
     if (d->derived && d->cores > 0 && d->flops_per_cycle > 0 && d->clock_ghz > 0)
         fprintf(out, ": %.4g cores x %.4g flops/cycle x %.3g GHz (measured)", d->cores,
                 d->flops_per_cycle, d->clock_ghz);
@@ -82,13 +82,13 @@ static void datasheet_against(FILE *out, const struct clb_result_row *r)
 enum { DL = 330, DR = 740, DT = 34, D_ROW = 40, D_BAR = 26 };
 
 /* One figure at y: the datasheet's as a grey bar (100%), the measured one over it. */
-static void datasheet_row(FILE *out, const struct clb_result_row *r, double y, double hi,
+static void datasheet_row(FILE *out, const struct clb_row *r, double y, double hi,
                           const char *color)
 {
     const char *unit = clb_metric_unit(r->metric);
     const double pct = clb_result_row_datasheet_percent(r);
     const double x100 = svg_scale(100, 0, hi, false, DL, DR), xe = svg_scale(pct, 0, hi, false, DL, DR);
-    char label[128];
+    char label[256];
 
     snprintf(label, sizeof(label), "%s %s", r->benchmark_name, r->case_);
     fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"12\">", DL - 8,
@@ -120,21 +120,21 @@ static void datasheet_row(FILE *out, const struct clb_result_row *r, double y, d
     fprintf(out, " %s</text>\n", unit);
 }
 
-static bool same_source(const struct clb_result_datasheet *a, const struct clb_result_datasheet *b)
+static bool same_source(const struct clb_datasheet_ref *a, const struct clb_datasheet_ref *b)
 {
-    return a->derived == b->derived && !strcmp(a->accelerator, b->accelerator) &&
+    return a->derived == b->derived && !strcmp(a->name, b->name) &&
            !strcmp(a->source ? a->source : "", b->source ? b->source : "");
 }
 
 /* Under a device's chart: what its bars are held against and where that is from, once each. */
 static void datasheet_caption(FILE *out, const struct clb_result_file *f, const bool *bar,
-                              const struct clb_result_row *dev)
+                              const struct clb_row *dev)
 {
     size_t k = 0;
 
     fputs("<p class=\"caption\">", out);
     for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *r = &f->rows[i];
+        const struct clb_row *r = &f->rows[i];
         bool seen = false;
         if (!bar[i] || !clb_result_row_same_device(r, dev))
             continue;
@@ -145,7 +145,7 @@ static void datasheet_caption(FILE *out, const struct clb_result_file *f, const 
             continue;
         fputs(k++ ? "; " : "Held against: ", out);
         fputs(r->datasheet.derived ? "the derived peak of " : "the datasheet of ", out);
-        svg_esc(out, r->datasheet.accelerator);
+        svg_esc(out, r->datasheet.name);
         if (r->datasheet.derived)
             fputs(" (physical cores x FMA flops per cycle x the clock measured with the host "
                   "peak)", out);
@@ -157,7 +157,7 @@ static void datasheet_caption(FILE *out, const struct clb_result_file *f, const 
 
 /* dev's chart: its figures (bar[i]) against their datasheet figure, in percent. */
 static void datasheet_chart(FILE *out, const struct clb_result_file *f, const bool *bar,
-                            const struct clb_result_row *dev, size_t n_files)
+                            const struct clb_row *dev, size_t n_files)
 {
     size_t n = 0, n_derived = 0;
     double hi = 100;
@@ -173,11 +173,11 @@ static void datasheet_chart(FILE *out, const struct clb_result_file *f, const bo
 
     hi = ceil(hi / step - 1e-9) * step;
     fputs("<h3>", out);
-    report_device_title(out, f, dev->device, dev, n_files);
+    report_device_title(out, f, dev->device_name, dev, n_files);
     fputs("</h3>\n", out);
     svg_open(out, "datasheet-chart", W, height);
     fputs("measured against the datasheet, ", out);
-    report_device_title(out, f, dev->device, dev, n_files);
+    report_device_title(out, f, dev->device_name, dev, n_files);
     svg_label_end(out);
     for (double v = 0; v <= hi * 1.0001; v += step) {
         const double x = svg_scale(v, 0, hi, false, DL, DR);

@@ -29,7 +29,7 @@ static void fleet_hosts(FILE *out, const struct clb_fleet_figures *figs)
     }
 }
 
-static void figure_title(FILE *out, const struct clb_result_row *r)
+static void figure_title(FILE *out, const struct clb_row *r)
 {
     svg_esc(out, r->benchmark_name);
     fputc(' ', out);
@@ -37,10 +37,10 @@ static void figure_title(FILE *out, const struct clb_result_row *r)
     fputs(" · ", out);
     svg_esc(out, r->backend);
     fputs(" · ", out);
-    svg_esc(out, r->device);
+    svg_esc(out, r->device_name);
 }
 
-static void rank_name(FILE *out, const struct clb_result_row *r)
+static void rank_name(FILE *out, const struct clb_row *r)
 {
     svg_esc(out, r->host);
     fprintf(out, " r%d", r->rank);
@@ -49,7 +49,7 @@ static void rank_name(FILE *out, const struct clb_result_row *r)
 enum { FW = 1000, FH = 290, FL = 80, FR = 840, FT = 20, FB = 220 };
 
 /* A rank without a verified figure: its status where its bar would be. */
-static void unmeasured(FILE *out, const struct clb_result_row *r, double x, double font,
+static void unmeasured(FILE *out, const struct clb_row *r, double x, double font,
                        bool vertical)
 {
     fprintf(out, "<text class=\"unmeasured\" x=\"%.1f\" y=\"%d\" font-size=\"%.1f\" "
@@ -60,14 +60,14 @@ static void unmeasured(FILE *out, const struct clb_result_row *r, double x, doub
         fputs("text-anchor=\"middle\"><title>", out);
     rank_name(out, r);
     fputs(": ", out);
-    svg_esc(out, r->status);
+    svg_esc(out, r->status_name);
     fputs(", not drawn</title>", out);
-    svg_esc(out, r->status);
+    svg_esc(out, r->status_name);
     fputs("</text>\n", out);
 }
 
 /* A rank's bar, red and marked when it straggles. */
-static void rank_bar(FILE *out, const struct clb_fleet_figure *g, const struct clb_result_row *r,
+static void rank_bar(FILE *out, const struct clb_fleet_figure *g, const struct clb_row *r,
                      double x, double yhi, double bar_w, double font, bool vertical)
 {
     const double y = svg_scale(r->value, 0, yhi, false, FB, FT);
@@ -144,7 +144,7 @@ static void fleet_chart(FILE *out, const struct clb_fleet_figure *g, double thre
                   yhi * i / 4, true);
     svg_ytitle(out, FT, FB, clb_metric_unit(g->first->metric));
     for (size_t i = 0; i < g->n_rows; i++) {
-        const struct clb_result_row *r = g->rows[i];
+        const struct clb_row *r = g->rows[i];
         const double x = FL + slot * ((double)i + 0.5);
         fprintf(out, "<text class=\"rank-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\" "
                      "font-size=\"%.1f\" transform=\"rotate(-40 %.1f %d)\">", x, FB + 14, font,
@@ -187,14 +187,14 @@ static void fleet_caption(FILE *out, const struct clb_fleet_figure *g, double th
     for (size_t pass = 0; pass < 3; pass++) {
         size_t k = 0;
         for (size_t i = 0; i < g->n_rows; i++) {
-            const struct clb_result_row *r = g->rows[i];
+            const struct clb_row *r = g->rows[i];
             if (pass == 0 ? !r->straggler : pass == 1 ? r->judged : r->has_value)
                 continue;
             fputs(k++ ? ", " : passes[pass], out);
             rank_name(out, r);
             if (pass == 2) {
                 fputc(' ', out);
-                svg_esc(out, r->status);
+                svg_esc(out, r->status_name);
             }
         }
     }

@@ -10,7 +10,7 @@
 /* A point of a GEMM curve: size on x (cube root of m*n*k), the figure on y. */
 struct point {
     double x, y;
-    const struct clb_result_row *row;
+    const struct clb_row *row;
 };
 
 struct series {
@@ -29,26 +29,26 @@ static int cmp_point(const void *a, const void *b)
 
 /* The series r belongs to among ser[0..*n) (added when new); SIZE_MAX when full. */
 static size_t series_of(struct series *ser, size_t *n, size_t cap, size_t f,
-                        const struct clb_result_file *file, const struct clb_result_row *r)
+                        const struct clb_result_file *file, const struct clb_row *r)
 {
     size_t s = 0;
 
-    while (s < *n && !(ser[s].file == f && !strcmp(ser[s].device, r->device) &&
+    while (s < *n && !(ser[s].file == f && !strcmp(ser[s].device, r->device_name) &&
                        !strcmp(ser[s].backend, r->backend)))
         s++;
     if (s < *n)
         return s;
     if (*n == cap)
         return SIZE_MAX;
-    ser[*n] = (struct series){ .file = f, .device = r->device, .backend = r->backend,
+    ser[*n] = (struct series){ .file = f, .device = r->device_name, .backend = r->backend,
                                .median = r->host != NULL,
                                .pts = calloc(file->n_rows, sizeof(struct point)) };
     return ser[*n].pts ? (*n)++ : SIZE_MAX;
 }
 
-static bool is_square(const struct clb_result_row *r)
+static bool is_square(const struct clb_row *r)
 {
-    return r->m == r->n && r->n == r->k;
+    return r->shape.m == r->shape.n && r->shape.n == r->shape.k;
 }
 
 /*
@@ -62,10 +62,10 @@ static size_t collect(const struct report *rep, enum clb_precision prec, bool sq
 
     for (size_t f = 0; f < rep->n_files; f++) {
         for (size_t i = 0; i < rep->files[f]->n_rows; i++) {
-            const struct clb_result_row *r = &rep->files[f]->rows[i];
+            const struct clb_row *r = &rep->files[f]->rows[i];
             /* One line per rank would be a tangle: a fleet's line is its median. */
             const bool median = r->host != NULL;
-            if (r->benchmark != CLB_BENCH_GEMM || !r->m || r->precision != prec ||
+            if (r->benchmark != CLB_BENCH_GEMM || !r->shape.m || r->precision != prec ||
                 !(median ? r->fleet_median > 0 : r->has_value) ||
                 is_square(r) != square)
                 continue;
@@ -152,7 +152,7 @@ static void line_xticks(FILE *out, const struct series *ser, size_t n, const str
     for (size_t t = 0; t < n_ticks; t++) {
         const double x = svg_scale(ticks[t].x, b->xlo, b->xhi, true, L + 20, R - 20);
         char label[32];
-        snprintf(label, sizeof(label), "%" PRIu64, ticks[t].row->m);
+        snprintf(label, sizeof(label), "%" PRIu64, ticks[t].row->shape.m);
         const double w = svg_text_width(label, 12);
         fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\"/>",
                 x, x, B, B + 5);
@@ -253,16 +253,16 @@ static void line_chart(FILE *out, const struct report *rep, enum clb_precision p
 enum { SW = 1000, S_TOP = 10, S_LABEL_MAX = 330, S_RIGHT = 740, S_BAR = 14, MAX_SHAPES = 64 };
 
 /* The shapes of the series' points, in the order first seen (one point each). */
-static size_t shapes_of(const struct series *ser, size_t n, const struct clb_result_row **shape)
+static size_t shapes_of(const struct series *ser, size_t n, const struct clb_row **shape)
 {
     size_t n_shapes = 0;
 
     for (size_t s = 0; s < n; s++)
         for (size_t i = 0; i < ser[s].n; i++) {
-            const struct clb_result_row *r = ser[s].pts[i].row;
+            const struct clb_row *r = ser[s].pts[i].row;
             size_t k = 0;
-            while (k < n_shapes && !(shape[k]->m == r->m && shape[k]->n == r->n &&
-                                     shape[k]->k == r->k))
+            while (k < n_shapes && !(shape[k]->shape.m == r->shape.m && shape[k]->shape.n == r->shape.n &&
+                                     shape[k]->shape.k == r->shape.k))
                 k++;
             if (k == n_shapes && n_shapes < MAX_SHAPES)
                 shape[n_shapes++] = r;
@@ -271,16 +271,16 @@ static size_t shapes_of(const struct series *ser, size_t n, const struct clb_res
 }
 
 /* Series s's point of shape r, or NULL. */
-static const struct point *point_of(const struct series *s, const struct clb_result_row *r)
+static const struct point *point_of(const struct series *s, const struct clb_row *r)
 {
     for (size_t i = 0; i < s->n; i++)
-        if (s->pts[i].row->m == r->m && s->pts[i].row->n == r->n && s->pts[i].row->k == r->k)
+        if (s->pts[i].row->shape.m == r->shape.m && s->pts[i].row->shape.n == r->shape.n && s->pts[i].row->shape.k == r->shape.k)
             return &s->pts[i];
     return NULL;
 }
 
 /* A shape's name: its case without the precision, "16x12288x4096 (qkv, prefill)". */
-static const char *shape_name(const struct clb_result_row *r)
+static const char *shape_name(const struct clb_row *r)
 {
     const char *sp = strchr(r->case_, ' ');
     return sp ? sp + 1 : r->case_;
@@ -288,7 +288,7 @@ static const char *shape_name(const struct clb_result_row *r)
 
 /* One shape's group of bars (a bar per series that measured it) from y; returns its height. */
 static double shape_group(FILE *out, const struct series *ser, size_t n,
-                          const struct clb_result_row *shape, double y, double left, double hi,
+                          const struct clb_row *shape, double y, double left, double hi,
                           const struct report *rep)
 {
     double by = y;
@@ -335,7 +335,7 @@ static void shape_axis(FILE *out, double left, double top, double bottom, double
 static void shape_chart(FILE *out, const struct report *rep, enum clb_precision prec)
 {
     struct series ser[32];
-    const struct clb_result_row *shape[MAX_SHAPES];
+    const struct clb_row *shape[MAX_SHAPES];
     const size_t n = collect(rep, prec, false, ser, 32);
     const size_t n_shapes = shapes_of(ser, n, shape);
     double widest = 0, hi = 0, y = S_TOP;

@@ -78,7 +78,7 @@ static double roofs(FILE *out, const struct clb_roofline *roof, const struct bou
 }
 
 static void roofline(FILE *out, const struct clb_result_file *f, const char *device,
-                     const struct clb_result_row *of_rank, size_t n_files)
+                     const struct clb_row *of_rank, size_t n_files)
 {
     struct clb_roofline roof;
 
@@ -96,7 +96,7 @@ static void roofline(FILE *out, const struct clb_result_file *f, const char *dev
     const double legend = roofs(out, &roof, &b);
     for (size_t i = 0; i < roof.n_points; i++) {
         const struct clb_roof_point *p = &roof.points[i];
-        const struct clb_result_row *r = p->row;
+        const struct clb_row *r = p->row;
         fprintf(out, "<circle class=\"gemm-point\" r=\"5\" cx=\"%.1f\" cy=\"%.1f\" fill=\"%s\" "
                      "stroke=\"#000\"><title>%s %s: %.4g GFLOP/s at %.3g FLOP/byte</title></circle>\n",
                 svg_scale(p->intensity, b.xlo, b.xhi, true, L, R),
@@ -115,16 +115,16 @@ void report_roofline(FILE *out, const struct report *rep, const struct report_se
     for (size_t f = 0; f < rep->n_files; f++) {
         const struct clb_result_file *file = rep->files[f];
         for (size_t i = 0; i < file->n_rows; i++) {
-            const struct clb_result_row *r = &file->rows[i];
+            const struct clb_row *r = &file->rows[i];
             bool first = true;
             if (r->benchmark != CLB_BENCH_PEAK)
                 continue;
             for (size_t j = 0; j < i && first; j++)
                 first = file->rows[j].benchmark != CLB_BENCH_PEAK ||
-                        strcmp(file->rows[j].device, r->device);
+                        strcmp(file->rows[j].device_name, r->device_name);
             /* In a fleet file, that device's first rank: roofs are not medians. */
             if (first)
-                roofline(out, file, r->device, r, rep->n_files);
+                roofline(out, file, r->device_name, r, rep->n_files);
         }
     }
 }

@@ -42,6 +42,6 @@ void report_handicap_notes(FILE *out, const struct report *rep);
  * of_rank in a fleet file, the file's name when there are several).
  */
 void report_device_title(FILE *out, const struct clb_result_file *f, const char *device,
-                         const struct clb_result_row *of_rank, size_t n_files);
+                         const struct clb_row *of_rank, size_t n_files);
 
 #endif

@@ -8,19 +8,19 @@
 enum { W = 1000, MAX_BARS = 64 };
 
 /* Each device backend's row at its largest size, per file, precision and rank; how many. */
-static size_t speedup_rows(const struct report *rep, const struct clb_result_row **best,
+static size_t speedup_rows(const struct report *rep, const struct clb_row **best,
                            size_t *file_of)
 {
     size_t n = 0;
 
     for (size_t f = 0; f < rep->n_files; f++) {
         for (size_t i = 0; i < rep->files[f]->n_rows; i++) {
-            const struct clb_result_row *r = &rep->files[f]->rows[i];
+            const struct clb_row *r = &rep->files[f]->rows[i];
             if (r->benchmark != CLB_BENCH_GEMM || !r->has_value || r->speedup <= 0 ||
                 !r->precision_name || r->baseline)
                 continue;
             size_t b = 0;
-            while (b < n && !(file_of[b] == f && !strcmp(best[b]->device, r->device) &&
+            while (b < n && !(file_of[b] == f && !strcmp(best[b]->device_name, r->device_name) &&
                               !strcmp(best[b]->backend, r->backend) &&
                               clb_result_row_same_precision(best[b], r) &&
                               best[b]->rank == r->rank))
@@ -40,13 +40,13 @@ static size_t speedup_rows(const struct report *rep, const struct clb_result_row
 
 /* "DEVICE (BACKEND, PRECISION, SIZE) · HOST rN · FILE" (unescaped). */
 static void bar_label(char *buf, size_t len, const struct report *rep,
-                      const struct clb_result_row *r, size_t file)
+                      const struct clb_row *r, size_t file)
 {
     char host[160] = "";
 
     if (r->host)
         snprintf(host, sizeof(host), " · %s r%d", r->host, r->rank);
-    snprintf(buf, len, "%s (%s, %s, %s)%s%s%s", r->device, r->backend, r->precision_name,
+    snprintf(buf, len, "%s (%s, %s, %s)%s%s%s", r->device_name, r->backend, r->precision_name,
              r->case_ + strcspn(r->case_, " ") + 1, host, rep->n_files > 1 ? " · " : "",
              rep->n_files > 1 ? svg_base(rep->files[file]->path) : "");
 }
@@ -54,7 +54,7 @@ static void bar_label(char *buf, size_t len, const struct report *rep,
 enum { LABEL_MIN = 200, LABEL_MAX = 560, RIGHT = 900, BAR_H = 20, GAP = 8, TOP = 30 };
 
 /* The bars' label column: as wide as the widest label, within LABEL_MIN..LABEL_MAX. */
-static int label_column(const struct report *rep, const struct clb_result_row *const *best,
+static int label_column(const struct report *rep, const struct clb_row *const *best,
                         const size_t *file_of, size_t n)
 {
     double widest = 0;
@@ -68,7 +68,7 @@ static int label_column(const struct report *rep, const struct clb_result_row *c
 }
 
 /* How tall bar b's row is: its label may wrap onto more lines. */
-static double row_height(const struct report *rep, const struct clb_result_row *r, size_t file,
+static double row_height(const struct report *rep, const struct clb_row *r, size_t file,
                          int left)
 {
     char label[512], lines[8][128];
@@ -80,7 +80,7 @@ static double row_height(const struct report *rep, const struct clb_result_row *
 /* Horizontal bars: each device backend's speedup at its largest size, per file and precision. */
 void report_speedup(FILE *out, const struct report *rep, const struct report_section *sec)
 {
-    const struct clb_result_row *best[MAX_BARS];
+    const struct clb_row *best[MAX_BARS];
     size_t file_of[MAX_BARS];
     const size_t n = speedup_rows(rep, best, file_of);
     double lo = 1, hi = 1;
@@ -107,7 +107,7 @@ void report_speedup(FILE *out, const struct report *rep, const struct report_sec
     svg_label_end(out);
     double x1 = svg_scale(1.0, xlog ? lo : 0, hi, xlog, left, right), y = top;
     for (size_t b = 0; b < n; b++) {
-        const struct clb_result_row *r = best[b];
+        const struct clb_row *r = best[b];
         double x0 = xlog ? left : svg_scale(0, 0, hi, false, left, right);
         double xe = svg_scale(r->speedup, xlog ? lo : 0, hi, xlog, left, right);
         char label[512];

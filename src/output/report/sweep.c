@@ -12,7 +12,7 @@ enum { W = 1000, H = 440, L = 80, R = 600, T = 24, B = 380, SWEEP_MAX_KERNELS = 
 /* One device and precision's chart: its rows by kernel, the bounds, the analysis. */
 struct sweep_chart {
     const struct clb_result_file *f;
-    const struct clb_result_row *dev;
+    const struct clb_row *dev;
     const char *kernel[SWEEP_MAX_KERNELS];
     size_t n_kernels;
     size_t *of_kernel; /* per row of f: its kernel, SIZE_MAX for none */
@@ -21,7 +21,7 @@ struct sweep_chart {
     const struct clb_sweep *sweep; /* results/sweep.h's, judged before drawing */
 };
 
-static bool of_chart(const struct clb_result_row *r, const struct clb_result_row *dev)
+static bool of_chart(const struct clb_row *r, const struct clb_row *dev)
 {
     return clb_result_row_same_device(r, dev) && r->precision_name &&
            clb_result_row_same_precision(r, dev) && clb_sweep_row(r);
@@ -34,7 +34,7 @@ static bool sweep_collect(struct sweep_chart *c)
 
     c->xlo = c->ylo = INFINITY, c->xhi = c->yhi = 0;
     for (size_t i = 0; i < f->n_rows; i++) {
-        const struct clb_result_row *r = &f->rows[i];
+        const struct clb_row *r = &f->rows[i];
         size_t k = 0;
         c->of_kernel[i] = SIZE_MAX;
         if (!of_chart(r, c->dev))
@@ -121,14 +121,14 @@ static void cache_edge(FILE *out, const struct sweep_chart *c)
 
 static int cmp_size(const void *a, const void *b)
 {
-    const uint64_t x = (*(const struct clb_result_row *const *)a)->array_bytes;
-    const uint64_t y = (*(const struct clb_result_row *const *)b)->array_bytes;
+    const uint64_t x = (*(const struct clb_row *const *)a)->array_bytes;
+    const uint64_t y = (*(const struct clb_row *const *)b)->array_bytes;
     return (x > y) - (x < y);
 }
 
 /* Kernel k's line through its sizes (line: room for every row). */
 static void kernel_line(FILE *out, const struct sweep_chart *c, size_t k,
-                        const struct clb_result_row **line)
+                        const struct clb_row **line)
 {
     const char *color = svg_color(k);
     size_t n = 0;
@@ -158,9 +158,9 @@ static void kernel_line(FILE *out, const struct sweep_chart *c, size_t k,
 static void sweep_chart(FILE *out, const struct clb_result_file *f, const struct clb_sweep *s,
                         size_t n_files)
 {
-    const struct clb_result_row *dev = s->triad[0];
+    const struct clb_row *dev = s->triad[0];
     struct sweep_chart *c = calloc(1, sizeof(*c));
-    const struct clb_result_row **line = calloc(f->n_rows + 1, sizeof(*line));
+    const struct clb_row **line = calloc(f->n_rows + 1, sizeof(*line));
 
     if (!c || !line || !(c->of_kernel = calloc(f->n_rows + 1, sizeof(size_t))))
         goto done;
@@ -168,11 +168,11 @@ static void sweep_chart(FILE *out, const struct clb_result_file *f, const struct
     if (!sweep_collect(c))
         goto done;
     fputs("<h3>", out);
-    report_device_title(out, f, dev->device, dev, n_files);
+    report_device_title(out, f, dev->device_name, dev, n_files);
     fprintf(out, ", %s</h3>\n", dev->precision_name);
     svg_open(out, "sweep-chart", W, H);
     fputs("GB/s against bytes per array, ", out);
-    report_device_title(out, f, dev->device, dev, n_files);
+    report_device_title(out, f, dev->device_name, dev, n_files);
     fprintf(out, ", %s", dev->precision_name);
     svg_label_end(out);
     svg_frame(out, L, T, R, B);

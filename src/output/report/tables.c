@@ -94,7 +94,7 @@ void report_results(FILE *out, const struct report *rep, const struct report_sec
             fleet ? "<th>vs fleet median</th>" : "");
     for (size_t f = 0; f < n_files; f++) {
         for (size_t i = 0; i < files[f]->n_rows; i++) {
-            const struct clb_result_row *r = &files[f]->rows[i];
+            const struct clb_row *r = &files[f]->rows[i];
             fputs("<tr><td>", out);
             svg_esc(out, svg_base(files[f]->path));
             if (fleet) {
@@ -109,13 +109,13 @@ void report_results(FILE *out, const struct report *rep, const struct report_sec
             fputs("</td><td>", out);
             svg_esc(out, r->case_);
             fputs("</td><td>", out);
-            svg_esc(out, r->device);
+            svg_esc(out, r->device_name);
             fputs("</td><td>", out);
             svg_esc(out, r->backend);
             fputs("</td><td>", out);
-            svg_esc(out, r->status);
+            svg_esc(out, r->status_name);
             /* A failed row was measured, but its figure is not one to read or to rank. */
-            const bool failed = !strcmp(r->status, "failed");
+            const bool failed = !strcmp(r->status_name, "failed");
             fputs("</td><td class=\"num\">", out);
             if (r->has_value)
                 fprintf(out, "%.4g %s", r->value, clb_metric_unit(r->metric));
