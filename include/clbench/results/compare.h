@@ -6,7 +6,7 @@
  * every other file with the same benchmark, case, backend and metric on a
  * matching device (same name, or paired with --pair) whose "config" is equal
  * (the tuned flag, alpha/beta, OpenBLAS threads and core, the bandwidth
- * array size...: clb_result_row.config). A candidate measured with another
+ * array size...: clb_row.config). A candidate measured with another
  * config is not paired but listed as unpaired, with the differences. Rows
  * without a measured figure (error, skipped, unavailable) pair whatever their
  * config: there is no figure to mistake, and a figure lost counts as a

@@ -87,7 +87,7 @@ struct clb_sweep {
     struct clb_sweep_finding finding;
 };
 
-/* A verified GB/s bandwidth row of one array size of a sweep (clb_result_row.sized). */
+/* A verified GB/s bandwidth row of one array size of a sweep (clb_row.sized). */
 bool clb_sweep_row(const struct clb_row *r);
 /* A sweep row of the triad (clb_result_row_is_sized_triad) with its bytes per call. */
 bool clb_sweep_triad(const struct clb_row *r);
