@@ -42,7 +42,7 @@ static bool stored_params(const struct clb_device *dev, const char *kernel, enum
                           struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
                           struct clb_tune_params *out, struct clb_tune_match *match)
 {
-    return clb_tuning_lookup(dev, kernel, clb_precision_name(p), shape, mode, out, match);
+    return clb_tuning_lookup(dev, kernel, p, shape, mode, out, match);
 }
 
 /* One run of gemm or run: its config, and what it measured. */

@@ -190,7 +190,7 @@ static bool entry_params(json_t *e, const char *path, const char *kernel, const 
 }
 
 static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
-                   const char *kernel, const char *precision, struct clb_gemm_shape shape,
+                   const char *kernel, enum clb_precision precision, struct clb_gemm_shape shape,
                    const struct clb_gemm_mode *mode, struct clb_tune_params *out,
                    struct clb_tune_match *match)
 {
@@ -209,7 +209,8 @@ static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
     memset(match, 0, sizeof(*match));
     clb_tune_shape_class(shape, mode, cls, sizeof(cls));
     json_array_foreach(json_object_get(root, "entries"), i, e) {
-        if (strcmp(str(e, "kernel"), kernel) || strcmp(str(e, "precision"), precision))
+        if (strcmp(str(e, "kernel"), kernel) ||
+            clb_precision_from_name(str(e, "precision")) != precision)
             continue;
         if (strcmp(str(e, "device"), name) || strcmp(str(e, "driver"), driver)) {
             other_devices = true;
@@ -258,7 +259,7 @@ static bool lookup(json_t *root, const char *path, const struct clb_device *dev,
     else if (other_devices) {
         snprintf(msg, sizeof(msg), "the tuning cache %s has %s %s entries for other devices "
                                    "only (none for %s, driver %s): not applied",
-                 path, kernel, precision, name, driver);
+                 path, kernel, clb_precision_name(precision), name, driver);
         warn_once(msg);
     }
     memset(out, 0, sizeof(*out));
@@ -296,7 +297,7 @@ static json_t *load_for_lookup(const char *path)
     return memo.root;
 }
 
-bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const char *precision,
+bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, enum clb_precision precision,
                        struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
                        struct clb_tune_params *out, struct clb_tune_match *match)
 {
@@ -310,7 +311,7 @@ bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const c
 }
 
 bool clb_tuning_lookup_text(const char *text, size_t len, const struct clb_device *dev,
-                            const char *kernel, const char *precision,
+                            const char *kernel, enum clb_precision precision,
                             struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
                             struct clb_tune_params *out, struct clb_tune_match *match)
 {
@@ -342,7 +343,7 @@ static int make_parent(const char *path)
 }
 
 static int store(const char *path, const struct clb_device *dev, const char *kernel,
-                 const char *precision, uint64_t size, const struct clb_tune_params *p,
+                 enum clb_precision precision, uint64_t size, const struct clb_tune_params *p,
                  double gflops, double default_gflops, struct clb_error *e)
 {
     char created[32];
@@ -372,7 +373,7 @@ static int store(const char *path, const struct clb_device *dev, const char *ker
     json_t *entry = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:o, s:f, s:f, s:s}",
                               "device", name, "driver", driver, "clblast", CLBLAST_VERSION,
                               "clbench", CLBENCH_VERSION, "kernel", kernel, "precision",
-                              precision, "size", (json_int_t)size, "class", CLB_TUNE_CLASS,
+                              clb_precision_name(precision), "size", (json_int_t)size, "class", CLB_TUNE_CLASS,
                               "params", params, "gflops",
                               gflops, "default_gflops", default_gflops, "created", created);
     if (!entry || !entries) {
@@ -384,7 +385,8 @@ static int store(const char *path, const struct clb_device *dev, const char *ker
     /* Replace this device's entry for the kernel, precision and size; keep everything else. */
     json_array_foreach(entries, i, prev) {
         json_t *sz = json_object_get(prev, "size");
-        if (!strcmp(str(prev, "kernel"), kernel) && !strcmp(str(prev, "precision"), precision) &&
+        if (!strcmp(str(prev, "kernel"), kernel) &&
+            clb_precision_from_name(str(prev, "precision")) == precision &&
             !strcmp(str(prev, "device"), name) && !strcmp(str(prev, "driver"), driver) &&
             json_is_integer(sz) && (uint64_t)json_integer_value(sz) == size) {
             json_array_remove(entries, i);
@@ -401,7 +403,7 @@ static int store(const char *path, const struct clb_device *dev, const char *ker
     return rc;
 }
 
-int clb_tuning_store(const struct clb_device *dev, const char *kernel, const char *precision,
+int clb_tuning_store(const struct clb_device *dev, const char *kernel, enum clb_precision precision,
                      uint64_t size, const struct clb_tune_params *p, double gflops,
                      double default_gflops, struct clb_error *e)
 {

@@ -136,7 +136,7 @@ static void store(const struct clb_tune_options *opt, struct clb_tune_result *r,
         return;
     size_t len = strlen(o->note);
     if (clb_tuning_store(r->device, o->backend->tuning->kernel,
-                         clb_precision_name(opt->precision), opt->size, p, gflops,
+                         opt->precision, opt->size, p, gflops,
                          default_gflops, &e) == 0)
         o->stored = true;
     else if (len < sizeof(o->note))

@@ -69,7 +69,7 @@ static void write_file(const char *text)
 
 static const struct clb_gemm_shape N1024 = { 1024, 1024, 1024 };
 
-static bool found(const char *kernel, const char *prec, struct clb_gemm_shape shape,
+static bool found(const char *kernel, enum clb_precision prec, struct clb_gemm_shape shape,
                   struct clb_tune_params *got, struct clb_tune_match *m)
 {
     return clb_tuning_lookup(&dev, kernel, prec, shape, NULL, got, m);
@@ -83,24 +83,24 @@ static void store_then_lookup(void **state)
 
     (void)state;
     unlink(path);
-    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* no file */
+    assert_false(found("Xgemm", CLB_FP32, N1024, &got, &m)); /* no file */
     assert_string_equal(m.note, "");
     clb_tune_set(&p, "KWG", 32);
     clb_tune_set(&p, "VWM", 4);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 1024, &p, 12.5, 10.0, &e), 0);
-    assert_true(found("Xgemm", "fp32", N1024, &got, &m));
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", CLB_FP32, 1024, &p, 12.5, 10.0, &e), 0);
+    assert_true(found("Xgemm", CLB_FP32, N1024, &got, &m));
     assert_int_equal(clb_tune_get(&got, "KWG", 0), 32);
     assert_int_equal(clb_tune_get(&got, "VWM", 0), 4);
     assert_int_equal(m.size, 1024);
     /* Another precision or kernel is another entry. */
-    assert_false(found("Xgemm", "fp64", N1024, &got, &m));
-    assert_false(found("clbench-gemm", "fp32", N1024, &got, &m));
+    assert_false(found("Xgemm", CLB_FP64, N1024, &got, &m));
+    assert_false(found("clbench-gemm", CLB_FP32, N1024, &got, &m));
     /* Storing again at the same size replaces the entry; another size adds one. */
     clb_tune_set(&p, "KWG", 16);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 1024, &p, 20.0, 10.0, &e), 0);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", CLB_FP32, 1024, &p, 20.0, 10.0, &e), 0);
     clb_tune_set(&p, "KWG", 64);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 4096, &p, 30.0, 10.0, &e), 0);
-    assert_true(found("Xgemm", "fp32", N1024, &got, &m));
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", CLB_FP32, 4096, &p, 30.0, 10.0, &e), 0);
+    assert_true(found("Xgemm", CLB_FP32, N1024, &got, &m));
     assert_int_equal(clb_tune_get(&got, "KWG", 0), 16);
     FILE *f = fopen(path, "r");
     char text[8192];
@@ -124,9 +124,9 @@ static void size_classes(void **state)
     (void)state;
     unlink(path);
     clb_tune_set(&p, "KWG", 1);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 256, &p, 2.0, 1.0, &e), 0);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", CLB_FP32, 256, &p, 2.0, 1.0, &e), 0);
     clb_tune_set(&p, "KWG", 2);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 2048, &p, 2.0, 1.0, &e), 0);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", CLB_FP32, 2048, &p, 2.0, 1.0, &e), 0);
     static const struct {
         struct clb_gemm_shape shape;
         uint64_t size; /* 0: none applies */
@@ -140,7 +140,7 @@ static void size_classes(void **state)
         { { 724, 724, 724 }, 0 },       /* halfway in ratio: 2.8x from either */
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        const bool hit = found("Xgemm", "fp32", cases[i].shape, &got, &m);
+        const bool hit = found("Xgemm", CLB_FP32, cases[i].shape, &got, &m);
         assert_int_equal(hit, cases[i].size != 0);
         assert_int_equal(m.size, cases[i].size);
         if (hit) {
@@ -182,7 +182,7 @@ static void shape_classes(void **state)
 
     unlink(path);
     clb_tune_set(&p, "KWG", 8);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 256, &p, 2.0, 1.0, &e), 0);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", CLB_FP32, 256, &p, 2.0, 1.0, &e), 0);
     FILE *f = fopen(path, "r");
     char text[4096];
     assert_non_null(f);
@@ -192,22 +192,22 @@ static void shape_classes(void **state)
     /* Its class: square (2x apart at most), NN, row-major; padding and offsets do not matter. */
     static const struct clb_gemm_shape square = { 256, 256, 256 }, square2 = { 181, 362, 256 },
                                        tall = { 4096, 16, 256 }, wide = { 128, 512, 256 };
-    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &nn, &got, &m));
+    assert_true(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, square, &nn, &got, &m));
     assert_int_equal(m.size, 256);
-    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", square2, &padded, &got, &m));
-    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, NULL, &got, &m));
+    assert_true(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, square2, &padded, &got, &m));
+    assert_true(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, square, NULL, &got, &m));
     /* 4096x16x256's geometric mean is 256, yet it was never measured: not applied. */
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", tall, &nn, &got, &m));
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, tall, &nn, &got, &m));
     assert_int_equal(m.size, 0);
     assert_int_equal(got.n, 0);
     assert_string_equal(m.note, "tuned on square NN row problems only (nearest size 256), this "
                                 "4096x16x256 is non-square NN row: not applied");
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", wide, &nn, &got, &m));
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, wide, &nn, &got, &m));
     assert_non_null(strstr(m.note, "128x512x256 is non-square NN row"));
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &tn, &got, &m));
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, square, &tn, &got, &m));
     assert_non_null(strstr(m.note, "is square TN row: not applied"));
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &nt, &got, &m));
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &col, &got, &m));
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, square, &nt, &got, &m));
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, square, &col, &got, &m));
     assert_non_null(strstr(m.note, "is square NN col: not applied"));
 
     /* A file from before classes: its entries are tune's class, and still apply to it. */
@@ -219,9 +219,9 @@ static void shape_classes(void **state)
              "\"gflops\": 2, \"default_gflops\": 1%s}]}",
              HAVE_CLBLAST ? CLBENCH_CLBLAST_VERSION : "not built", CLBENCH_VERSION, "");
     write_file(old);
-    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &nn, &got, &m));
+    assert_true(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, square, &nn, &got, &m));
     assert_int_equal(clb_tune_get(&got, "KWG", 0), 4);
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", tall, &nn, &got, &m));
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, tall, &nn, &got, &m));
     assert_non_null(strstr(m.note, "tuned on square NN row problems only"));
     /* An entry of another class applies to that class, and not to tune's. */
     snprintf(old, sizeof(old),
@@ -232,8 +232,8 @@ static void shape_classes(void **state)
              HAVE_CLBLAST ? CLBENCH_CLBLAST_VERSION : "not built", CLBENCH_VERSION,
              ", \"class\": \"square TN row\"");
     write_file(old);
-    assert_true(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &tn, &got, &m));
-    assert_false(clb_tuning_lookup(&dev, "Xgemm", "fp32", square, &nn, &got, &m));
+    assert_true(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, square, &tn, &got, &m));
+    assert_false(clb_tuning_lookup(&dev, "Xgemm", CLB_FP32, square, &nn, &got, &m));
     assert_string_equal(m.note, "tuned on square TN row problems only (nearest size 256), this "
                                 "256x256x256 is square NN row: not applied");
 }
@@ -248,20 +248,20 @@ static void builtin_won_is_kept(void **state)
     (void)state;
     unlink(path);
     clb_tune_set(&p, "KWG", 2);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 2048, &p, 2.0, 1.0, &e), 0);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 1024, &none, 1.0, 1.0, &e), 0);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", CLB_FP32, 2048, &p, 2.0, 1.0, &e), 0);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", CLB_FP32, 1024, &none, 1.0, 1.0, &e), 0);
     /* 1200 is within 2x of both: the nearer, 1024, says built-in. */
-    assert_false(found("Xgemm", "fp32", (struct clb_gemm_shape){ 1200, 1200, 1200 }, &got, &m));
+    assert_false(found("Xgemm", CLB_FP32, (struct clb_gemm_shape){ 1200, 1200, 1200 }, &got, &m));
     assert_int_equal(got.n, 0);
     assert_int_equal(m.size, 0);
     assert_non_null(strstr(m.note, "tuned at size 1024: the built-in choice won"));
     /* Nearer 2048, its parameters apply. */
-    assert_true(found("Xgemm", "fp32", (struct clb_gemm_shape){ 1800, 1800, 1800 }, &got, &m));
+    assert_true(found("Xgemm", CLB_FP32, (struct clb_gemm_shape){ 1800, 1800, 1800 }, &got, &m));
     assert_int_equal(m.size, 2048);
     assert_int_equal(clb_tune_get(&got, "KWG", 0), 2);
     /* Storing at 1024 again replaces the marker. */
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 1024, &p, 2.0, 1.0, &e), 0);
-    assert_true(found("Xgemm", "fp32", (struct clb_gemm_shape){ 1200, 1200, 1200 }, &got, &m));
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", CLB_FP32, 1024, &p, 2.0, 1.0, &e), 0);
+    assert_true(found("Xgemm", CLB_FP32, (struct clb_gemm_shape){ 1200, 1200, 1200 }, &got, &m));
     assert_int_equal(m.size, 1024);
 }
 
@@ -274,7 +274,7 @@ static void unreadable_file_is_not_overwritten(void **state)
     (void)state;
     write_file("{\"schema\": \"clbench-tuning/2\", \"entries\": [],}");
     clb_tune_set(&p, "KWG", 32);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 64, &p, 1.0, 1.0, &e), -1);
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", CLB_FP32, 64, &p, 1.0, 1.0, &e), -1);
     assert_non_null(strstr(e.msg, "not overwritten"));
     FILE *f = fopen(path, "r");
     assert_non_null(f);
@@ -298,10 +298,10 @@ static void old_format_is_stale(void **state)
              "\"Xgemm\", \"precision\": \"fp32\", \"params\": {\"KWG\": 32}, \"gflops\": 1.0}]}",
              CLBENCH_CLBLAST_VERSION, CLBENCH_VERSION);
     write_file(buf);
-    assert_false(found("Xgemm", "fp32", N1024, &got, &m));
+    assert_false(found("Xgemm", CLB_FP32, N1024, &got, &m));
     clb_tune_set(&p, "KWG", 8);
-    assert_int_equal(clb_tuning_store(&dev, "Xgemm", "fp32", 1024, &p, 2.0, 1.0, &e), 0);
-    assert_true(found("Xgemm", "fp32", N1024, &got, &m));
+    assert_int_equal(clb_tuning_store(&dev, "Xgemm", CLB_FP32, 1024, &p, 2.0, 1.0, &e), 0);
+    assert_true(found("Xgemm", CLB_FP32, N1024, &got, &m));
     assert_int_equal(clb_tune_get(&got, "KWG", 0), 8);
 }
 
@@ -317,7 +317,7 @@ static void corrupt_file_is_ignored(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         write_file(bad[i]);
-        assert_false(found("Xgemm", "fp32", N1024, &got, &m));
+        assert_false(found("Xgemm", CLB_FP32, N1024, &got, &m));
     }
 }
 
@@ -342,28 +342,28 @@ static void mismatches_are_not_applied(void **state)
     (void)state;
     entry(buf, sizeof(buf), me, "1.2.3", v, "1024", "{\"KWG\": 32}");
     write_file(buf);
-    assert_true(found("Xgemm", "fp32", N1024, &got, &m));
+    assert_true(found("Xgemm", CLB_FP32, N1024, &got, &m));
     entry(buf, sizeof(buf), me, "1.2.3", "0.0.1", "1024", "{\"KWG\": 32}");
     write_file(buf);
-    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* other CLBlast */
+    assert_false(found("Xgemm", CLB_FP32, N1024, &got, &m)); /* other CLBlast */
     entry(buf, sizeof(buf), "Other GPU", "1.2.3", v, "1024", "{\"KWG\": 32}");
     write_file(buf);
-    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* other device */
+    assert_false(found("Xgemm", CLB_FP32, N1024, &got, &m)); /* other device */
     entry(buf, sizeof(buf), me, "9.9.9", v, "1024", "{\"KWG\": 32}");
     write_file(buf);
-    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* other driver */
+    assert_false(found("Xgemm", CLB_FP32, N1024, &got, &m)); /* other driver */
     entry(buf, sizeof(buf), me, "1.2.3", v, "1024", "{\"KWG\": -1}");
     write_file(buf);
-    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* bad value */
+    assert_false(found("Xgemm", CLB_FP32, N1024, &got, &m)); /* bad value */
     entry(buf, sizeof(buf), me, "1.2.3", v, "1024", "\"KWG\"");
     write_file(buf);
-    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* bad type */
+    assert_false(found("Xgemm", CLB_FP32, N1024, &got, &m)); /* bad type */
     entry(buf, sizeof(buf), me, "1.2.3", v, "\"1024\"", "{\"KWG\": 32}");
     write_file(buf);
-    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* size not a number */
+    assert_false(found("Xgemm", CLB_FP32, N1024, &got, &m)); /* size not a number */
     entry(buf, sizeof(buf), me, "1.2.3", v, "0", "{\"KWG\": 32}");
     write_file(buf);
-    assert_false(found("Xgemm", "fp32", N1024, &got, &m)); /* no size */
+    assert_false(found("Xgemm", CLB_FP32, N1024, &got, &m)); /* no size */
 }
 
 static struct clb_tune_params xgemm(size_t kwg, size_t kwi, size_t mdima, size_t mdimc,

@@ -54,13 +54,13 @@ int clb_tuning_path(char *buf, size_t len);
  * the shape, are of another shape class, or the nearest says the built-in
  * choice won.
  */
-bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, const char *precision,
+bool clb_tuning_lookup(const struct clb_device *dev, const char *kernel, enum clb_precision precision,
                        struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
                        struct clb_tune_params *out, struct clb_tune_match *match);
 
 /* The same lookup in a cache given as text (for fuzzing the reader). */
 bool clb_tuning_lookup_text(const char *text, size_t len, const struct clb_device *dev,
-                            const char *kernel, const char *precision,
+                            const char *kernel, enum clb_precision precision,
                             struct clb_gemm_shape shape, const struct clb_gemm_mode *mode,
                             struct clb_tune_params *out, struct clb_tune_match *match);
 
@@ -73,7 +73,7 @@ bool clb_tuning_lookup_text(const char *text, size_t len, const struct clb_devic
  * (and says so in its note), rather than a farther size's parameters.
  * Writes the file atomically; -1 with e set on failure.
  */
-int clb_tuning_store(const struct clb_device *dev, const char *kernel, const char *precision,
+int clb_tuning_store(const struct clb_device *dev, const char *kernel, enum clb_precision precision,
                      uint64_t size, const struct clb_tune_params *p, double gflops,
                      double default_gflops, struct clb_error *e);
 
