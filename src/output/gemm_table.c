@@ -60,7 +60,7 @@ static void write_tuning_notes(FILE *out, const struct clb_gemm_results *res)
         const struct clb_row *row = &res->rows[i];
         bool seen = !row->tuning_note[0];
         for (size_t j = 0; j < i && !seen; j++)
-            seen = res->rows[j].backend == row->backend &&
+            seen = res->rows[j].backend_ops == row->backend_ops &&
                    res->rows[j].precision == row->precision &&
                    !strcmp(res->rows[j].tuning_note, row->tuning_note);
         if (!seen)

@@ -24,6 +24,18 @@ static int need_string(json_t *o, const char *key, size_t i, const char **out,
     return 0;
 }
 
+/* A string the row keeps a copy of: refused, not cut, when longer than the row holds. */
+static int copy_string(char *to, size_t room, const char *s, const char *key, size_t i,
+                       struct clb_error *e)
+{
+    if (strlen(s) >= room) {
+        clb_error_set(e, "results[%zu].%s is longer than %zu characters", i, key, room - 1);
+        return -1;
+    }
+    memcpy(to, s, strlen(s) + 1);
+    return 0;
+}
+
 static int read_count(json_t *o, const char *key, size_t i, uint64_t *out, struct clb_error *e)
 {
     json_t *v = json_object_get(o, key);
@@ -230,7 +242,7 @@ static void upgrade_stream_row(json_t *o)
  * had "kernel" and "array_bytes" get them from it; this is the one place a
  * case is read back for what it names.
  */
-static void read_stream_case(struct clb_row *r)
+static void read_stream_case(struct clb_row *r, bool guess_kernel)
 {
     static const char *const kernels[] = { "dot chunked", "copy", "mul", "add", "triad",
                                            "dot", "read", "local" };
@@ -242,12 +254,14 @@ static void read_stream_case(struct clb_row *r)
         return;
     const char *rest = r->case_ + p + 1;
     size_t len = 0;
-    for (size_t k = 0; !r->kernel[0] && k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+    for (size_t k = 0; guess_kernel && !r->kernel[0] && k < sizeof(kernels) / sizeof(kernels[0]);
+         k++) {
         len = strlen(kernels[k]);
         if (!strncmp(rest, kernels[k], len) && (rest[len] == '\0' || rest[len] == ' '))
             snprintf(r->kernel, sizeof(r->kernel), "%s", kernels[k]);
     }
-    if (!r->kernel[0] || strncmp(rest, r->kernel, len = strlen(r->kernel)) || rest[len] != ' ')
+    if ((guess_kernel && !r->kernel[0]) || strncmp(rest, r->kernel, len = strlen(r->kernel)) ||
+        rest[len] != ' ')
         return;
     char *end;
     double v = strtod(rest + len + 1, &end);
@@ -265,17 +279,17 @@ static void read_stream_case(struct clb_row *r)
 /* The typed fields behind a row's label: kernel, array_bytes, llc_bytes, work_per_call. */
 static int read_work(json_t *o, size_t i, struct clb_row *r, struct clb_error *e)
 {
+    const char *kernel = opt_string(o, "kernel");
     bool present;
 
-    const char *kernel = opt_string(o, "kernel");
-
-    snprintf(r->kernel, sizeof(r->kernel), "%s", kernel ? kernel : "");
+    if (copy_string(r->kernel, sizeof(r->kernel), kernel ? kernel : "", "kernel", i, e))
+        return -1;
     if (read_count(o, "array_bytes", i, &r->array_bytes, e) ||
         (!json_is_null(json_object_get(o, "llc_bytes")) &&
          read_count(o, "llc_bytes", i, &r->llc_bytes, e)) ||
         read_figure(o, "work_per_call", i, &r->work, &present, e))
         return -1;
-    read_stream_case(r);
+    read_stream_case(r, !kernel);
     return 0;
 }
 
@@ -295,8 +309,9 @@ static int read_row(json_t *o, size_t i, struct clb_row *r, struct clb_error *e)
         need_string(o, "status", i, &r->status_name, e) ||
         need_string(o, "metric", i, &r->metric, e))
         return -1;
-    snprintf(r->case_, sizeof(r->case_), "%s", case_);
-    snprintf(r->backend, sizeof(r->backend), "%s", backend);
+    if (copy_string(r->case_, sizeof(r->case_), case_, "case", i, e) ||
+        copy_string(r->backend, sizeof(r->backend), backend, "backend", i, e))
+        return -1;
     r->status = clb_row_status_from_name(r->status_name);
     r->benchmark = clb_benchmark_from_name(r->benchmark_name);
     r->precision_name = opt_string(o, "precision");

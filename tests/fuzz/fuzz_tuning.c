@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dev.props[CLB_PROP_NAME].str = "Fuzz GPU";
     dev.props[CLB_PROP_DRIVER_VERSION].applicable = true;
     dev.props[CLB_PROP_DRIVER_VERSION].str = "1.0";
-    if (clb_tuning_lookup_text((const char *)data, size, &dev, "Xgemm", "fp32", shape, NULL, &p, &m) &&
+    if (clb_tuning_lookup_text((const char *)data, size, &dev, "Xgemm", CLB_FP32, shape, NULL, &p, &m) &&
         (p.n > CLB_TUNE_MAX_PARAMS || m.size < 500 || m.size > 2000))
         __builtin_trap();
     return 0;

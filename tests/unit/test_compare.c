@@ -767,6 +767,36 @@ static void datasheet_refused(void **state)
     }
 }
 
+/*
+ * A row keeps its case, backend and kernel: one longer than the row holds is refused with
+ * the key named, never cut (two cases alike up to the cut would pair as one); the longest
+ * that fits is read whole.
+ */
+static void long_strings_refused(void **state)
+{
+    char long_case[200], fits[160], extra[320], row[1024];
+    struct clb_error e;
+    (void)state;
+
+    memset(long_case, 'x', 199);
+    long_case[199] = '\0';
+    memset(fits, 'y', 159);
+    fits[159] = '\0';
+    micro_row("peak", long_case, "gflops", "", 1, row, sizeof(row));
+    struct clb_result_file *f = parse_doc("long.json", "", row, &e);
+    if (f || !strstr(e.msg, "results[0].case is longer than 159 characters"))
+        fail_msg("a 199-character case: %s", f ? "read" : e.msg);
+    snprintf(extra, sizeof(extra), "'kernel': '%s',", long_case);
+    micro_row("bandwidth", "fp32 triad", "gbps", extra, 1, row, sizeof(row));
+    f = parse_doc("long.json", "", row, &e);
+    if (f || !strstr(e.msg, "results[0].kernel is longer than 95 characters"))
+        fail_msg("a 199-character kernel: %s", f ? "read" : e.msg);
+    micro_row("peak", fits, "gflops", "", 1, row, sizeof(row));
+    assert_non_null(f = parse_doc("fits.json", "", row, &e));
+    assert_string_equal(f->rows[0].case_, fits);
+    clb_result_file_destroy(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -788,6 +818,7 @@ int main(void)
         cmocka_unit_test(single_pairs_with_local_rank_0),
         cmocka_unit_test(datasheet_read),
         cmocka_unit_test(datasheet_refused),
+        cmocka_unit_test(long_strings_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

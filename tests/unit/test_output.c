@@ -423,6 +423,48 @@ static void gemm_marks(void **state)
     }
 }
 
+/*
+ * A tuning note is said once per backend, precision and note, however many rows carry it;
+ * a twin backend (its own ops) with the same note says it again.
+ */
+static void tuning_notes_once(void **state)
+{
+    static const struct clb_gemm_backend be = { .name = "tunedblas", .on_device = true },
+                                          twin = { .name = "tunedblas", .on_device = true };
+    static const enum clb_precision precs[] = { CLB_FP32 };
+    const struct clb_run_record rec = { .host = { .cpu = "Test CPU", .logical_cpus = 1 } };
+    const struct clb_run_meta meta = { .record = &rec };
+    const struct clb_gemm_options opt = { .precisions = precs, .n_precisions = 1, .runs = 1 };
+    struct clb_device dev = { .platform_index = 0, .device_index = 0 };
+    struct clb_row rows[4] = { { 0 } };
+    struct clb_gemm_results res = { .rows = rows, .n_rows = 4 };
+    const struct clb_gemm_report r = { .meta = &meta, .results = &res, .options = &opt };
+    char *text = NULL;
+    size_t len = 0, said = 0;
+    (void)state;
+
+    for (size_t k = 0; k < 4; k++) {
+        rows[k].device = &dev;
+        rows[k].backend_ops = k < 3 ? &be : &twin;
+        snprintf(rows[k].backend, sizeof(rows[k].backend), "tunedblas");
+        rows[k].precision = CLB_FP32;
+        rows[k].shape = (struct clb_gemm_shape){ 64u << k, 64u << k, 64u << k };
+        rows[k].status = CLB_ROW_SKIPPED;
+        snprintf(rows[k].reason, sizeof(rows[k].reason), "not run");
+        snprintf(rows[k].tuning_note, sizeof(rows[k].tuning_note), "tuned elsewhere");
+    }
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    assert_int_equal(clb_gemm_write(out, CLB_FORMAT_TABLE, &r), 0);
+    fclose(out);
+    for (const char *at = text; (at = strstr(at, "tuning: tunedblas fp32: tuned elsewhere\n"));
+         at++)
+        said++;
+    if (said != 2)
+        fail_msg("the note %zu times, not twice (one backend, its twin):\n%s", said, text);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,6 +478,7 @@ int main(void)
         cmocka_unit_test(limits_marked),
         cmocka_unit_test(micro_statistics_marked),
         cmocka_unit_test(gemm_marks),
+        cmocka_unit_test(tuning_notes_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

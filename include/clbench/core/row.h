@@ -212,8 +212,9 @@ struct clb_row {
 
     /*
      * Rows read back from a result document (clbench/results/resultfile.h;
-     * docs/result-schema.md), strings borrowed from it; NULL and 0 in a row
-     * just measured. Beside them the reader fills the parts above the file
+     * docs/result-schema.md), strings borrowed from it (case_, backend and
+     * kernel above are copied in: a file's longer ones are refused); NULL and 0
+     * in a row just measured. Beside them the reader fills the parts above the file
      * holds: benchmark, precision, backend, case_, metric, status, reason-less
      * figures (value, best, speedup, headline, width), shape and role of gemm
      * rows, times_s (ascending, owned by the file) and time_s's n, min,

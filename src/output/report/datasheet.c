@@ -88,9 +88,11 @@ static void datasheet_row(FILE *out, const struct clb_row *r, double y, double h
     const char *unit = clb_metric_unit(r->metric);
     const double pct = clb_result_row_datasheet_percent(r);
     const double x100 = svg_scale(100, 0, hi, false, DL, DR), xe = svg_scale(pct, 0, hi, false, DL, DR);
-    char label[256];
+    char label[128];
 
-    snprintf(label, sizeof(label), "%s %s", r->benchmark_name, r->case_);
+    /* Clipped to 50 characters below: a longer label may be cut here too. */
+    if (snprintf(label, sizeof(label), "%s %s", r->benchmark_name, r->case_) < 0)
+        label[0] = '\0';
     fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"12\">", DL - 8,
             y + 11);
     svg_esc_clip(out, label, 50);
