@@ -93,10 +93,17 @@ int main(void)
     printf("SKIP: no add-chain clock on this architecture\n");
     return 77;
 #endif
-    if (ghz <= 0 || under < 0.9) {
+    if (ghz <= 0 || !(under > 0 && under <= 1)) {
         printf("FAIL: clock %.3f GHz, %.0f %% of its measurement in the FMA kernel\n", ghz,
                100 * under);
         return 1;
+    }
+    /* Another load shared the cores during the clock's measurement: its figure then says
+     * little of the FMA clock, and the scheduler, not clbench, decided that. */
+    if (under < 0.9) {
+        printf("SKIP: only %.0f %% of the clock's measurement was in the FMA kernel (a loaded "
+               "machine): no verdict on %.3f GHz\n", 100 * under, ghz);
+        return 77;
     }
     const char *source;
     if (cur > 0) {
