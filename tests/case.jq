@@ -16,8 +16,11 @@
 #   rc           expected exit status (0)
 #   out, no_out, err, no_err, err_once   lists of extended regexes (expect.sh --out etc.)
 #   one_line_error, no_stdout, no_stderr, json, no_platform   true: that check of expect.sh
-#   needs        "device" or "pocl": skip (77) without one
-#   jq           jq filter files (in the case file's jq/ folder) that must hold on stdout
+#   needs        "device", "pocl" or "oclgrind": skip (77) without one (a case with a launcher
+#                probes the clbench after it, not the launcher)
+#   jq           jq filter files (in the case file's jq/ folder) that must hold on stdout; an entry
+#                {"file": F, "args": {...}} runs filter file F with $args bound to those values (one
+#                filter for several cases, each its own values)
 #   file_jq      {"file": F, "jq": filter file}: F written by the command, the filter true on it
 # In a string @DATA@ is tests/data/, @TESTS@ the tests/ folder, @BUILD@ the build root.
 def expand: if type == "string"
@@ -30,7 +33,8 @@ def many($flag; $list): ($list // [])[] | ($flag, expand);
 | if .name != $name then error("case \($index) of \(input_filename) is \(.name), not \($name)") else . end
 | (.env // [] | map("export " + (expand | @sh)) | join("\n")),
   "set -- " + ([
-    (if .needs then "--needs-" + .needs else empty end),
+    (if .needs then "--needs-" + .needs, (if .launcher then "--clbench", $clbench else empty end)
+     else empty end),
     (if .no_platform then "--no-platform" else empty end),
     (if .rc then "--rc", (.rc | tostring) else empty end),
     (if .one_line_error then "--one-line-error" else empty end),
@@ -39,7 +43,8 @@ def many($flag; $list): ($list // [])[] | ($flag, expand);
     (if .json then "--json" else empty end),
     many("--out"; .out), many("--no-out"; .no_out),
     many("--err"; .err), many("--no-err"; .no_err), many("--err-once"; .err_once),
-    ((.jq // [])[] | "--jq-file", $jqdir + "/" + .),
+    ((.jq // [])[] | if type == "object" then "--jq-file-args", $jqdir + "/" + .file, (.args | tojson)
+                     else "--jq-file", $jqdir + "/" + . end),
     (if .file_jq then "--file-jq-file", (.file_jq.file | expand), $jqdir + "/" + .file_jq.jq else empty end),
     "--", ((.launcher // [])[] | expand), $clbench, (.args[] | expand)
   ] | @sh)

@@ -3,7 +3,7 @@
 # one a line for tests/meson.build: FILE, INDEX, NAME, SUITES (comma-separated), TIMEOUT,
 # IS_PARALLEL, ENV ("own": the case sets its environment; "suite": test_env), tab-separated.
 # A field, or a fact in `when`, that it does not know is an error: a misspelt check or fact
-# would otherwise drop an assertion or a test without a word.
+# would otherwise drop an assertion or a test without a word; so is a jq entry of another shape.
 # Usage: cases.sh "FACT=1 FACT=0 ..." FILE...   (the build's facts: tests/meson.build)
 set -eu
 facts=$1
@@ -20,6 +20,8 @@ for f in "$@"; do
         | if keys - ["about", "defaults", "cases"] != [] then error("\($file): unknown \(keys)") else . end
         | (.defaults // {}) as $d | .cases | to_entries[] | .key as $i | ($d + .value)
         | if keys - $fields != [] then error("\($file): case \($i): unknown fields \(keys - $fields)") else . end
+        | if any((.jq // [])[]; type != "string" and (type != "object" or keys != ["args", "file"]))
+          then error("\($file): case \($i): a jq entry is a file name or {\"file\", \"args\"}") else . end
         | select(all((.when // [])[]; holds))
         | [$file, $i, .name, (.suite | join(",")), .timeout, (.is_parallel // true),
            (if .env then "own" else "suite" end)] | @tsv' "$f"

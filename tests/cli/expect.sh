@@ -17,11 +17,17 @@
 #   --json            stdout must be valid JSON (jq)
 #   --jq FILTER       jq -e FILTER on stdout must be true; repeatable, every one must hold
 #   --jq-file FILE    the same, the filter read from FILE
+#   --jq-file-args FILE JSON  the same, $args bound to JSON in the filter (one filter file for
+#                     several cases, each with its own values)
 #   --file-jq F FILTER  file F must exist (written by the command) and jq -e FILTER on it be true
 #   --file-jq-file F FILE  the same, the filter read from FILE
 #   --no-platform     run with OCL_ICD_VENDORS pointing at an empty folder
 #   --needs-device    skip (exit 77, one line why) when clbench lists no OpenCL device
 #   --needs-pocl      skip (exit 77) when clbench lists no pocl device
+#   --needs-oclgrind  skip (exit 77) when Oclgrind is not installed or clbench lists no device
+#                     with it (tests/oclgrind/run.sh --require)
+#   --clbench PATH    the clbench a --needs check probes (default: the command's first word; a
+#                     command with a launcher before clbench names it)
 set -u
 
 # A case's environment is set before anything runs (TMPDIR, say, is one of them).
@@ -42,7 +48,7 @@ trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/err_once_res"
 : >"$tmp/jq_res"
 rc_want=0 one_line=0 no_stdout=0 no_stderr=0 json=0 no_platform=0 needs=
-file= file_filter=
+file= file_filter= probe=
 while [ $# -gt 0 ]; do
     case "$1" in
         --rc) rc_want=$2; shift 2 ;;
@@ -57,19 +63,25 @@ while [ $# -gt 0 ]; do
         --json) json=1; shift ;;
         --jq) json=1; printf '%s\0' "$2" >>"$tmp/jq_res"; shift 2 ;;
         --jq-file) json=1; f=$(cat "$2") || exit 99; printf '%s\0' "$f" >>"$tmp/jq_res"; shift 2 ;;
+        --jq-file-args) json=1; f=$(cat "$2") || exit 99
+            printf '(%s) as $args |\n%s\0' "$3" "$f" >>"$tmp/jq_res"; shift 3 ;;
         --file-jq) file=$2; file_filter=$3; shift 3 ;;
         --file-jq-file) file=$2; file_filter=$(cat "$3") || exit 99; shift 3 ;;
         --no-platform) no_platform=1; shift ;;
         --needs-device) needs=device; shift ;;
         --needs-pocl) needs=pocl; shift ;;
+        --needs-oclgrind) needs=oclgrind; shift ;;
+        --clbench) probe=$2; shift 2 ;;
         --) shift; break ;;
         *) echo "expect.sh: unknown check $1" >&2; exit 99 ;;
     esac
 done
 
-if [ -n "$needs" ]; then
+if [ "$needs" = oclgrind ]; then
+    sh "$(dirname "$0")/../oclgrind/run.sh" --require "${probe:-$1}" || exit $?
+elif [ -n "$needs" ]; then
     . "$(dirname "$0")/../device/require.sh"
-    clb_require_$needs "$1"
+    clb_require_$needs "${probe:-$1}"
 fi
 if [ $no_platform -eq 1 ]; then
     mkdir "$tmp/vendors"

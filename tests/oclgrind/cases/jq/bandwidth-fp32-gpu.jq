@@ -1,0 +1,1 @@
+([.results[] | .case] == (["copy", "mul", "add", "triad", "dot", "read"] | map("fp32 " + . + " 4 KiB")) + ["fp32 local"]) and all(.results[] | select(.case != "fp32 local"); .status == "ok" and .verified and .code_path == "gpu") and (.results[-1].status == "unavailable")

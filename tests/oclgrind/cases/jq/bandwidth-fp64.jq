@@ -1,0 +1,1 @@
+([.results[] | .case] == (["copy", "mul", "add", "triad", "dot", "read", "dot chunked"] | map("fp64 " + . + " 8 KiB")) + ["fp64 local"]) and all(.results[] | select(.case != "fp64 local"); .status == "ok" and .verified) and (.results[-1] | .status == "unavailable" and (.reason | test("256")))

@@ -1,0 +1,1 @@
+.results[0].kernel | test("^gpu tiles: .* split-K=2$")

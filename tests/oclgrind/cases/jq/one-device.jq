@@ -1,0 +1,1 @@
+[.results[] | .device] | unique | length == 1

@@ -1,0 +1,1 @@
+[.results[] | select(.device != "host" and .status == "ok")] | (map(.precision) | unique) == ["fp32", "fp64", "int16", "int32", "int8"] and (group_by(.precision) | all(.[]; map(.width) == [1, 2, 4, 8, 16])) and all(.[]; .verified and .launch.global_size == 4)
