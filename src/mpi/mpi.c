@@ -412,7 +412,7 @@ int clb_mpi_gather(const char *buf, size_t len, char ***parts, size_t **lens, in
 int clb_mpi_cpu_sharers(void)
 {
     const struct clb_mpi_world *w = clb_mpi_fleet();
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    const long online = clb_cpu_count_online();
 
     if (w && w->local_size > 1 && online > 0 &&
         (long)clb_cpu_count_available() * w->local_size > online)

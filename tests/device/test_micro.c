@@ -139,7 +139,7 @@ static void bandwidth(void **state)
 
 /*
  * The bytes each stream row credits are what its kernel's launch touches, from what
- * kernels/stream.cl does per work-item (not from bandwidth.c's table): each work-item
+ * kernels/stream.cl does per work-item (not from bandwidth_model.c's table): each work-item
  * covers `covered` elements of the arrays (0: BabelStream's dot, whose grid strides over
  * all of them) and loads or stores `arrays` elements for each; so the launch touches
  * work-items x covered x element size x arrays, and its work-items cover the arrays once.

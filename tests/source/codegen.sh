@@ -2,7 +2,7 @@
 # The code as GPU compilers see it (issue 27): compiles kernels/gemm.cl (every
 # GPU default and tune candidate that GEMM_CONFIGS prints), kernels/peak.cl
 # (every type and width, with the build options src/bench/peak.c passes) and
-# kernels/stream.cl (fp32, fp64: src/bench/bandwidth.c's options) with clang
+# kernels/stream.cl (fp32, fp64: src/bench/bandwidth_timing.c's options) with clang
 # for NVIDIA sm_90 (nvptx64-nvidia-cuda, PTX) and AMD gfx942 and gfx1100
 # (amdgcn-amd-amdhsa), and reads the assembly. No GPU is needed.
 #
