@@ -2,11 +2,12 @@
 #define CLBENCH_CORE_ROW_H
 
 /*
- * What a measured figure is, as every room names it: the benchmark that
- * measured it (with enum clb_precision of clbench/core/types.h, the number
- * type). Names appear only as the result document writes them
- * (docs/result-schema.md); rooms compare the enums, and the file reader
- * (clbench/results/resultfile.h) turns a document's names into them.
+ * The one row every figure is (struct clb_row below), measured or read back,
+ * and what names it: the benchmark that measured it (with enum clb_precision
+ * of clbench/core/types.h, the number type). Names appear only as the result
+ * document writes them (docs/result-schema.md); rooms compare the enums, and
+ * the file reader (clbench/results/resultfile.h) turns a document's names
+ * into them.
  */
 #include <stdbool.h>
 #include <stddef.h>

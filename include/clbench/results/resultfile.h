@@ -16,7 +16,6 @@
 /* Result files larger than this are refused rather than parsed. */
 #define CLB_RESULT_FILE_MAX_BYTES (256u << 20)
 
-
 /* A document's "host" object, as far as the report shows it ("" when absent). */
 struct clb_result_host {
     const char *hostname, *cpu, *os;
