@@ -484,6 +484,8 @@ static int measure(const struct clb_device *dev, const struct clb_cl_env *env,
     /* In a sweep the case names the size the arrays have (whole chunks of elements). */
     clb_format_bytes(s.n ? (uint64_t)s.n * s.elem : bytes, a, sizeof(a));
     for (int i = 0; i < n_rows; i++)
+        rows[i]->sized = sweep;
+    for (int i = 0; i < n_rows; i++)
         snprintf(rows[i]->case_, sizeof(rows[i]->case_), "%s %s%s%s", prec, names[i],
                  sweep ? " " : "", sweep ? a : "");
     enum clb_row_status status = stream_fits(dev, &s, bytes, why, sizeof(why));

@@ -95,8 +95,8 @@ static void unified_notes(FILE *out, const struct clb_micro_results *res, bool v
 static bool sweep_triad(const struct clb_row *r)
 {
     return r->benchmark == CLB_BENCH_BANDWIDTH && r->status == CLB_ROW_OK && r->n_times &&
-           r->precision != CLB_PRECISION_NONE && strstr(r->case_, " triad ") && r->work > 0 &&
-           r->array_bytes;
+           r->precision != CLB_PRECISION_NONE && r->sized && !strcmp(r->kernel, "triad") &&
+           r->work > 0 && r->array_bytes;
 }
 
 /* The run's sweeps, grouped and judged by results/sweep.h before the table is drawn. */

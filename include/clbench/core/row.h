@@ -256,7 +256,7 @@ struct clb_row {
     double fleet_median;        /* that median over the ranks' verified figures; 0: none */
     bool has_datasheet;         /* the row carries a datasheet object (whatever its status) */
     bool sized;                 /* a bandwidth row whose case names its size: one size of a
-                                   `bandwidth --sizes` sweep */
+                                   `bandwidth --sizes` sweep (measured rows set it too) */
     double median_s;            /* the median timed call, s (0: none) */
 };
 
